@@ -1,0 +1,35 @@
+"""The rules engines, one package per game, and the registry the session looks them up in."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from companion.games.base import Rules, RuleViolation
+
+# name -> "module:Class"; imported on first use so the daemon only loads the games it plays.
+_REGISTRY: dict[str, str] = {
+    "heckmeck": "companion.games.heckmeck.rules:HeckmeckRules",
+    "lasvegas": "companion.games.lasvegas.rules:LasVegasRules",
+}
+
+
+def game_names() -> list[str]:
+    """Games whose engine is installed."""
+    names = []
+    for name, target in _REGISTRY.items():
+        module = target.split(":")[0]
+        if importlib.util.find_spec(module) is not None:
+            names.append(name)
+    return names
+
+
+def get_rules(name: str) -> Rules[Any, Any]:
+    """The rules object for a game, or a RuleViolation naming the games that exist."""
+    target = _REGISTRY.get(name)
+    if target is None or name not in game_names():
+        raise RuleViolation(f"Unknown game {name!r}; choose one of: {', '.join(game_names())}.")
+    module_name, cls_name = target.split(":")
+    cls = getattr(importlib.import_module(module_name), cls_name)
+    rules: Rules[Any, Any] = cls()
+    return rules

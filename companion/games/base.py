@@ -1,0 +1,333 @@
+"""The contract every rules engine keeps.
+
+A game is a pure state machine. The table is the random generator: every die face and every card
+comes in as an input, so an engine never rolls, shuffles, reads a clock or touches a file. That makes
+replay exact, undo a replay of one input fewer, and tests plain data.
+
+The session talks to a game only through :class:`Rules`:
+
+* ``Rules.setup(players, options)`` -> the first state;
+* ``Rules.awaiting(state)`` -> an :class:`Awaiting`: what the table must supply next and who supplies it;
+* ``Rules.legal_actions(state)`` -> the discrete actions the table may choose from now;
+* ``Rules.apply(state, action)`` -> ``(new_state, events)`` or :class:`RuleViolation`;
+* ``Rules.scoreboard(state)`` -> a JSON view for the tablet.
+
+Actions are frozen dataclasses registered with the game's :class:`ActionCodec`; their JSON form is
+``{"type": "<name>", ...fields}``, which is exactly what the journal stores and a game record holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Union
+
+JSON = Any
+Face = Union[int, str]
+"""A die face as the table reads it: 1-6, or a symbol name such as ``"worm"``."""
+
+
+class RuleViolation(ValueError):
+    """An input the rules do not allow now; the message is written for the players at the table."""
+
+
+class MalformedAction(RuleViolation):
+    """An input that is not even well formed (unknown type, missing or wrong-typed field)."""
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as read off the table: its top face and, where the game cares, its body colour."""
+
+    face: Face
+    colour: str | None = None
+
+    def to_json(self) -> JSON:
+        return {"face": self.face, "colour": self.colour} if self.colour else {"face": self.face}
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """What a roll must contain: how many dice, which faces are possible, and which colours.
+
+    ``colours`` is a tuple of ``(colour, count)``; an empty tuple means colour is not checked.
+    """
+
+    count: int
+    faces: tuple[Face, ...]
+    colours: tuple[tuple[str, int], ...] = ()
+    reason: str = "roll"
+
+    def to_json(self) -> JSON:
+        return {
+            "count": self.count,
+            "faces": list(self.faces),
+            "colours": [list(c) for c in self.colours],
+            "reason": self.reason,
+        }
+
+    def check(self, dice: Sequence[Die]) -> None:
+        """Raise a :class:`RuleViolation` a player can act on if ``dice`` is not such a roll."""
+        if len(dice) != self.count:
+            raise RuleViolation(f"Expected {self.count} dice but {len(dice)} were entered; roll or count again.")
+        for die in dice:
+            if die.face not in self.faces:
+                allowed = ", ".join(str(f) for f in self.faces)
+                raise RuleViolation(f"A die cannot show {die.face!r} here; its faces are {allowed}.")
+        if self.colours:
+            wanted = dict(self.colours)
+            seen: dict[str, int] = {}
+            for die in dice:
+                if die.colour is None:
+                    raise RuleViolation("Each die needs its colour for this roll.")
+                seen[die.colour] = seen.get(die.colour, 0) + 1
+            if seen != wanted:
+                want = ", ".join(f"{n} {c}" for c, n in self.colours)
+                raise RuleViolation(f"This roll should be {want}; the dice entered do not match.")
+
+
+@dataclass(frozen=True)
+class CardSpec:
+    """A card or banknote drawn from a physical deck: which values are still possible."""
+
+    deck: str
+    values: tuple[JSON, ...]
+
+    def to_json(self) -> JSON:
+        return {"deck": self.deck, "values": list(self.values)}
+
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class Option(Generic[A]):
+    """One legal choice, as a button on the tablet: the action, its label, and whether it is the
+    usual choice (pressed by the hardware *confirm* button when nothing else is highlighted)."""
+
+    action: A
+    label: str
+    recommended: bool = False
+
+
+InputKind = Literal["dice", "choice", "card", "secret", "over"]
+
+
+@dataclass(frozen=True)
+class Awaiting(Generic[A]):
+    """What the game needs next.
+
+    ``kind`` says what sort of input, ``players`` whose it is (several for a simultaneous secret
+    choice, tied players for a mid-action re-roll). A ``choice`` may also carry ``dice``: rolling
+    again is then one of the options and a camera reading can be taken as that choice.
+    """
+
+    kind: InputKind
+    players: tuple[int, ...]
+    prompt: str
+    options: tuple[Option[A], ...] = ()
+    dice: DiceSpec | None = None
+    card: CardSpec | None = None
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the turn log, the scoreboard and the LEDs."""
+
+    kind: str
+    text: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+
+
+class ActionCodec(Generic[A]):
+    """Turns JSON into a game's action dataclasses and back, checking types on the way in.
+
+    Registering a dataclass under a name is all a game does; field types drive the checks, so a
+    malformed request is refused with a message before it ever reaches the rules.
+    """
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, type[Any]] = {}
+        self._names: dict[type[Any], str] = {}
+        self._hints: dict[str, dict[str, Any]] = {}
+
+    def register(self, name: str) -> typing.Callable[[type[Any]], type[Any]]:
+        def deco(cls: type[Any]) -> type[Any]:
+            self._by_name[name] = cls
+            self._names[cls] = name
+            self._hints[name] = typing.get_type_hints(cls)
+            return cls
+
+        return deco
+
+    def to_json(self, action: A) -> JSON:
+        out: dict[str, JSON] = {"type": self._names[type(action)]}
+        for f in dataclasses.fields(action):  # type: ignore[arg-type]
+            out[f.name] = _dump(getattr(action, f.name))
+        return out
+
+    def from_json(self, data: JSON) -> A:
+        if not isinstance(data, Mapping):
+            raise MalformedAction("An action must be a JSON object.")
+        name = data.get("type")
+        if name not in self._by_name:
+            known = ", ".join(sorted(self._by_name))
+            raise MalformedAction(f"Unknown action {name!r}; this game knows: {known}.")
+        cls = self._by_name[name]
+        hints = self._hints[name]
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name in data:
+                kwargs[f.name] = _load(hints[f.name], data[f.name], f.name)
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise MalformedAction(f"Action {name!r} needs the field {f.name!r}.")
+        extra = set(data) - {"type"} - {f.name for f in dataclasses.fields(cls)}
+        if extra:
+            raise MalformedAction(f"Action {name!r} has unknown fields: {', '.join(sorted(extra))}.")
+        action: A = cls(**kwargs)
+        return action
+
+
+def _dump(value: Any) -> JSON:
+    if isinstance(value, Die):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_dump(v) for v in value]
+    return value
+
+
+def _load(hint: Any, value: Any, name: str) -> Any:
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return value
+    if origin in (Union, types.UnionType):
+        for arm in typing.get_args(hint):
+            try:
+                return _load(arm, value, name)
+            except MalformedAction:
+                continue
+        raise MalformedAction(f"Field {name!r} has an unexpected value {value!r}.")
+    if origin is Literal:
+        if value in typing.get_args(hint):
+            return value
+        raise MalformedAction(f"Field {name!r} must be one of {list(typing.get_args(hint))}, not {value!r}.")
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise MalformedAction(f"Field {name!r} must be a list.")
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_load(args[0], v, name) for v in value)
+        if len(args) != len(value):
+            raise MalformedAction(f"Field {name!r} must have {len(args)} items.")
+        return tuple(_load(a, v, name) for a, v in zip(args, value, strict=True))
+    if hint is Die:
+        if isinstance(value, Mapping) and "face" in value:
+            face = _load(Face, value["face"], name)
+            colour = value.get("colour")
+            if colour is not None and not isinstance(colour, str):
+                raise MalformedAction(f"A die's colour in {name!r} must be a name.")
+            return Die(face, colour)
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            return Die(value)
+        raise MalformedAction(f"Each die in {name!r} needs a face.")
+    if hint is type(None):
+        if value is None:
+            return None
+        raise MalformedAction(f"Field {name!r} must be empty.")
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise MalformedAction(f"Field {name!r} must be true or false.")
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise MalformedAction(f"Field {name!r} must be a whole number, not {value!r}.")
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise MalformedAction(f"Field {name!r} must be text.")
+    raise MalformedAction(f"Field {name!r} cannot be read.")  # pragma: no cover - a game declared an odd type
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: the winners (several for a shared win) and a line for the table."""
+
+    winners: tuple[int, ...]
+    text: str
+
+
+class Rules(ABC, Generic[S, A]):
+    """One game's rules. Variants are options passed to :meth:`setup` and carried in the state."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    codec: ClassVar[ActionCodec[Any]]
+
+    @abstractmethod
+    def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> S:
+        """The state before the first input. Raises RuleViolation for a bad player count or option."""
+
+    @abstractmethod
+    def awaiting(self, state: S) -> Awaiting[A]:
+        """What the table must supply next, and who supplies it."""
+
+    @abstractmethod
+    def apply(self, state: S, action: A) -> tuple[S, list[Event]]:
+        """The state after ``action`` and what happened; raises RuleViolation and changes nothing."""
+
+    @abstractmethod
+    def scoreboard(self, state: S) -> JSON:
+        """A JSON view of everything the table tracks, for the tablet."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game is on."""
+
+    def legal_actions(self, state: S) -> list[A]:
+        """The discrete choices open now (dice rolls are described by ``awaiting().dice`` instead)."""
+        return [o.action for o in self.awaiting(state).options]
+
+    def state_to_json(self, state: S) -> JSON:
+        return _dump_state(state)
+
+    def action_from_json(self, data: JSON) -> A:
+        action: A = self.codec.from_json(data)
+        return action
+
+    def action_to_json(self, action: A) -> JSON:
+        return self.codec.to_json(action)
+
+    @classmethod
+    def check_player_count(cls, players: Sequence[str]) -> None:
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise RuleViolation(
+                f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {len(players)}."
+            )
+        names = [p.strip() for p in players]
+        if any(not n for n in names):
+            raise RuleViolation("Every player needs a name.")
+        if len(set(names)) != len(names):
+            raise RuleViolation("Two players have the same name; give each a different one.")
+
+
+def _dump_state(value: Any) -> JSON:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _dump_state(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_dump_state(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _dump_state(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,375 @@
+"""Heckmeck (Pickomino): the rules as a pure state machine.
+
+A turn is a loop of *roll -> take one face -> roll again or claim*. The table rolls the physical dice;
+the engine receives the faces. Rulings (see docs/games/heckmeck.md) settle what the rulebook leaves
+open: stealing is a choice, a failed turn with an empty stack flips nothing, stopping with a claim
+available means taking one of the claims offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal
+
+from companion.games.base import (
+    JSON,
+    ActionCodec,
+    Awaiting,
+    DiceSpec,
+    Die,
+    Event,
+    Face,
+    Option,
+    Outcome,
+    Rules,
+    RuleViolation,
+)
+
+WORM = "worm"
+FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, WORM)
+DICE = 8
+TILES: tuple[int, ...] = tuple(range(21, 37))
+Phase = Literal["roll", "take", "decide", "claim", "over"]
+
+
+def worms_on(tile: int) -> int:
+    """Worms printed on a tile: 21-24 one, 25-28 two, 29-32 three, 33-36 four."""
+    return (tile - 17) // 4
+
+
+def face_points(face: Face) -> int:
+    return 5 if face == WORM else int(face)
+
+
+def face_name(face: Face) -> str:
+    return "worm" if face == WORM else str(face)
+
+
+codec: ActionCodec[Any] = ActionCodec()
+
+
+@codec.register("roll")
+@dataclass(frozen=True)
+class Roll:
+    """The faces showing after the player threw the dice that are not yet kept."""
+
+    dice: tuple[Die, ...]
+
+
+@codec.register("take")
+@dataclass(frozen=True)
+class Take:
+    """Keep every die of one face from the current roll."""
+
+    face: int | str
+
+
+@codec.register("claim")
+@dataclass(frozen=True)
+class Claim:
+    """End the turn taking ``tile``: from the grill, or from ``victim``'s stack when stealing."""
+
+    tile: int
+    victim: int | None = None
+
+
+@codec.register("stop")
+@dataclass(frozen=True)
+class Stop:
+    """End the turn without a claim: a failed turn (only legal when nothing can be claimed)."""
+
+
+Action = Roll | Take | Claim | Stop
+
+
+@dataclass(frozen=True)
+class HeckmeckState:
+    players: tuple[str, ...]
+    short_variant: bool
+    grill: tuple[int, ...]  # face-up tiles still on the grill, ascending
+    face_down: tuple[int, ...]  # tiles turned over, out of the game
+    stacks: tuple[tuple[int, ...], ...]  # per player, bottom first; the last one is on top
+    current: int
+    phase: Phase
+    roll: tuple[Face, ...] = ()  # the faces of the latest roll, while a face must be taken
+    kept: tuple[Face, ...] = ()  # dice set aside this turn, in the order taken
+    turn: int = 1
+
+    @property
+    def kept_total(self) -> int:
+        return sum(face_points(f) for f in self.kept)
+
+    @property
+    def dice_left(self) -> int:
+        return DICE - len(self.kept)
+
+
+class HeckmeckRules(Rules[HeckmeckState, Action]):
+    name: ClassVar[str] = "heckmeck"
+    title: ClassVar[str] = "Heckmeck"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 7
+    codec: ClassVar[ActionCodec[Any]] = codec
+
+    # --- setup -------------------------------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> HeckmeckState:
+        self.check_player_count(players)
+        unknown = set(options) - {"short_variant", "first_player"}
+        if unknown:
+            raise RuleViolation(f"Heckmeck has no option {', '.join(sorted(unknown))}.")
+        short = options.get("short_variant", False)
+        if not isinstance(short, bool):
+            raise RuleViolation("The short variant is either on or off.")
+        first = options.get("first_player", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(players):
+            raise RuleViolation("The first player must be one of the players.")
+        return HeckmeckState(
+            players=tuple(p.strip() for p in players),
+            short_variant=short,
+            grill=TILES,
+            face_down=(),
+            stacks=tuple(() for _ in players),
+            current=first,
+            phase="roll",
+        )
+
+    # --- queries -----------------------------------------------------------------------------
+    def claims(self, state: HeckmeckState) -> list[Claim]:
+        """The tiles the current player may end the turn with, steal first (the usual choice)."""
+        if WORM not in state.kept:
+            return []
+        total = state.kept_total
+        out: list[Claim] = []
+        for seat, stack in enumerate(state.stacks):
+            if seat != state.current and stack and stack[-1] == total:
+                out.append(Claim(total, seat))
+        below = [t for t in state.grill if t <= total]
+        if below:
+            out.append(Claim(below[-1]))
+        return out
+
+    def takeable(self, state: HeckmeckState) -> list[Face]:
+        """Faces in the current roll that the player has not kept yet, in face order."""
+        present = set(state.roll) - set(state.kept)
+        return [f for f in FACES if f in present]
+
+    def awaiting(self, state: HeckmeckState) -> Awaiting[Action]:
+        who = (state.current,)
+        name = state.players[state.current]
+        spec = DiceSpec(state.dice_left, FACES)
+        if state.phase == "over":
+            return Awaiting("over", (), "The game is over.")
+        if state.phase == "roll":
+            return Awaiting("dice", who, f"{name}: roll {state.dice_left} dice.", dice=spec)
+        if state.phase == "take":
+            options = tuple(self._take_option(state, f) for f in self.takeable(state))
+            return Awaiting("choice", who, f"{name}: keep all dice of one face.", options=options)
+        claims = self.claims(state)
+        options = tuple(self._claim_option(state, c, i == 0) for i, c in enumerate(claims))
+        if state.phase == "claim":
+            return Awaiting("choice", who, f"{name}: no dice left to roll; take a tile.", options=options)
+        # decide: rolling the remaining dice is always open (awaiting.dice), or end the turn here
+        stop: tuple[Option[Action], ...] = () if claims else (Option(Stop(), "Stop here (the turn fails)"),)
+        prompt = f"{name}: {state.kept_total} kept. Roll {state.dice_left} dice again or take a tile."
+        return Awaiting("choice", who, prompt, options=(*options, *stop), dice=spec)
+
+    def _take_option(self, state: HeckmeckState, face: Face) -> Option[Action]:
+        n = state.roll.count(face)
+        label = f"Keep {n} x {face_name(face)} (+{n * face_points(face)})"
+        return Option(Take(face), label)
+
+    def _claim_option(self, state: HeckmeckState, claim: Claim, first: bool) -> Option[Action]:
+        if claim.victim is None:
+            label = f"Take {claim.tile} from the grill"
+        else:
+            label = f"Steal {claim.tile} from {state.players[claim.victim]}"
+        return Option(claim, label, recommended=first)
+
+    def outcome(self, state: HeckmeckState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        worms = [sum(worms_on(t) for t in s) for s in state.stacks]
+        best = max(worms)
+        leaders = [i for i, w in enumerate(worms) if w == best]
+        if len(leaders) > 1:
+            tops = {i: max(state.stacks[i], default=0) for i in leaders}
+            high = max(tops.values())
+            leaders = [i for i in leaders if tops[i] == high]
+        names = " and ".join(state.players[i] for i in leaders)
+        verb = "share the win" if len(leaders) > 1 else "wins"
+        return Outcome(tuple(leaders), f"{names} {verb} with {best} worms.")
+
+    # --- transitions -------------------------------------------------------------------------
+    def apply(self, state: HeckmeckState, action: Action) -> tuple[HeckmeckState, list[Event]]:
+        if state.phase == "over":
+            raise RuleViolation("The game is over; start a new one or undo.")
+        if isinstance(action, Roll):
+            return self._roll(state, action)
+        if isinstance(action, Take):
+            return self._take(state, action.face)
+        if isinstance(action, Claim):
+            return self._claim(state, action)
+        if isinstance(action, Stop):
+            return self._stop(state)
+        raise RuleViolation("That is not a Heckmeck move.")
+
+    def _roll(self, state: HeckmeckState, action: Roll) -> tuple[HeckmeckState, list[Event]]:
+        if state.phase not in ("roll", "decide"):
+            raise RuleViolation("Not time to roll: first keep a face from the dice on the table.")
+        DiceSpec(state.dice_left, FACES).check(action.dice)
+        faces = tuple(sorted((d.face for d in action.dice), key=_face_order))
+        name = state.players[state.current]
+        shown = " ".join(face_name(f) for f in faces)
+        events = [Event("rolled", f"{name} rolled {shown}.", {"player": state.current, "dice": list(faces)})]
+        state = replace(state, phase="take", roll=faces)
+        if not self.takeable(state):
+            events.append(Event("no_new_face", f"{name} has already kept every face rolled.", {}))
+            state, more = self._fail(state)
+            events += more
+        return state, events
+
+    def _take(self, state: HeckmeckState, face: Face) -> tuple[HeckmeckState, list[Event]]:
+        if state.phase != "take":
+            raise RuleViolation("There is no roll to keep dice from; roll first.")
+        if face not in state.roll:
+            raise RuleViolation(f"No {face_name(face)} was rolled.")
+        if face in state.kept:
+            raise RuleViolation(f"{face_name(face).capitalize()}s are already kept this turn; pick another face.")
+        n = state.roll.count(face)
+        kept = state.kept + (face,) * n
+        state = replace(state, kept=kept, roll=())
+        name = state.players[state.current]
+        events = [
+            Event(
+                "kept",
+                f"{name} kept {n} x {face_name(face)}: {state.kept_total} in all.",
+                {"player": state.current, "face": face, "count": n, "total": state.kept_total},
+            )
+        ]
+        out_of_dice = state.dice_left == 0 or len(set(kept)) == len(FACES)
+        if not out_of_dice:
+            return replace(state, phase="decide"), events
+        if self.claims(state):
+            return replace(state, phase="claim"), events
+        events.append(Event("cannot_claim", f"{name} cannot roll on and has no tile to take.", {}))
+        state, more = self._fail(state)
+        return state, events + more
+
+    def _claim(self, state: HeckmeckState, claim: Claim) -> tuple[HeckmeckState, list[Event]]:
+        if state.phase not in ("decide", "claim"):
+            raise RuleViolation("A tile can only be taken after keeping dice.")
+        if claim not in self.claims(state):
+            raise RuleViolation(self._why_not(state, claim))
+        me = state.current
+        stacks = list(state.stacks)
+        grill = state.grill
+        name = state.players[me]
+        if claim.victim is None:
+            grill = tuple(t for t in grill if t != claim.tile)
+            text = f"{name} took {claim.tile} from the grill."
+        else:
+            stacks[claim.victim] = stacks[claim.victim][:-1]
+            text = f"{name} stole {claim.tile} from {state.players[claim.victim]}."
+        stacks[me] = stacks[me] + (claim.tile,)
+        data = {"player": me, "tile": claim.tile, "victim": claim.victim, "worms": worms_on(claim.tile)}
+        state = replace(state, grill=grill, stacks=tuple(stacks))
+        events = [Event("claimed", text, data)]
+        return self._next_turn(state, events)
+
+    def _stop(self, state: HeckmeckState) -> tuple[HeckmeckState, list[Event]]:
+        if state.phase != "decide":
+            raise RuleViolation("You can only stop after keeping dice.")
+        if self.claims(state):
+            raise RuleViolation("You can take a tile: choose one of the tiles offered.")
+        name = state.players[state.current]
+        state, events = self._fail(state)
+        return state, [Event("stopped", f"{name} stopped with nothing to take.", {}), *events]
+
+    def _why_not(self, state: HeckmeckState, claim: Claim) -> str:
+        if WORM not in state.kept:
+            return "You need at least one worm among your kept dice to take a tile."
+        total = state.kept_total
+        if claim.victim is not None:
+            if claim.victim == state.current or not 0 <= claim.victim < len(state.players):
+                return "You can only steal from another player."
+            return f"You can only steal a tile that shows exactly {total} on top of a stack."
+        if claim.tile > total:
+            return f"Your dice make {total}; tile {claim.tile} needs more."
+        if claim.tile not in state.grill:
+            return f"Tile {claim.tile} is not on the grill."
+        return "Take the highest tile on the grill that your total reaches."
+
+    def _fail(self, state: HeckmeckState) -> tuple[HeckmeckState, list[Event]]:
+        """A failed turn: the top tile goes back to the grill and the highest grill tile turns over."""
+        me = state.current
+        name = state.players[me]
+        stack = state.stacks[me]
+        events: list[Event] = []
+        grill, face_down = state.grill, state.face_down
+        returned: int | None = None
+        flipped: int | None = None
+        if stack:
+            returned = stack[-1]
+            stacks = list(state.stacks)
+            stacks[me] = stack[:-1]
+            state = replace(state, stacks=tuple(stacks))
+            grill = tuple(sorted(grill + (returned,)))
+            if grill[-1] != returned or state.short_variant:
+                flipped = grill[-1]
+                grill = grill[:-1]
+                face_down = tuple(sorted(face_down + (flipped,)))
+        if returned is None:
+            text = f"{name}'s turn failed; no tile to give back."
+        elif flipped is None:
+            text = f"{name}'s turn failed: {returned} goes back to the grill and stays face up."
+        elif flipped == returned:
+            text = f"{name}'s turn failed: {returned} goes back to the grill face down."
+        else:
+            text = f"{name}'s turn failed: {returned} goes back to the grill and {flipped} is turned over."
+        events.append(Event("failed", text, {"player": me, "returned": returned, "flipped": flipped}))
+        state = replace(state, grill=grill, face_down=face_down)
+        return self._next_turn(state, events)
+
+    def _next_turn(self, state: HeckmeckState, events: list[Event]) -> tuple[HeckmeckState, list[Event]]:
+        if not state.grill:
+            state = replace(state, phase="over", roll=(), kept=())
+            outcome = self.outcome(state)
+            assert outcome is not None
+            events.append(Event("game_over", outcome.text, {"winners": list(outcome.winners)}))
+            return state, events
+        nxt = (state.current + 1) % len(state.players)
+        state = replace(state, current=nxt, phase="roll", roll=(), kept=(), turn=state.turn + 1)
+        return state, events
+
+    # --- views -------------------------------------------------------------------------------
+    def scoreboard(self, state: HeckmeckState) -> JSON:
+        outcome = self.outcome(state)
+        return {
+            "game": self.name,
+            "turn": state.turn,
+            "current": state.current,
+            "phase": state.phase,
+            "short_variant": state.short_variant,
+            "grill": [{"tile": t, "worms": worms_on(t)} for t in state.grill],
+            "face_down": list(state.face_down),
+            "players": [
+                {
+                    "name": name,
+                    "stack": list(state.stacks[i]),
+                    "top": state.stacks[i][-1] if state.stacks[i] else None,
+                    "worms": sum(worms_on(t) for t in state.stacks[i]),
+                }
+                for i, name in enumerate(state.players)
+            ],
+            "roll": list(state.roll),
+            "kept": list(state.kept),
+            "kept_total": state.kept_total,
+            "has_worm": WORM in state.kept,
+            "dice_left": state.dice_left,
+            "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        }
+
+
+def _face_order(face: Face) -> int:
+    return 6 if face == WORM else int(face)
