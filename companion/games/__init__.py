@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 from companion.games.base import Rules, RuleViolation
@@ -18,8 +19,11 @@ def game_names() -> list[str]:
     """Games whose engine is installed."""
     names = []
     for name, target in _REGISTRY.items():
-        module = target.split(":")[0]
-        if importlib.util.find_spec(module) is not None:
+        try:
+            found = importlib.util.find_spec(target.split(":")[0]) is not None
+        except ModuleNotFoundError:
+            found = False
+        if found:
             names.append(name)
     return names
 

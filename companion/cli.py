@@ -1,0 +1,71 @@
+"""The ``companion`` command: run the daemon, replay records, read dice, check the config."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+
+# Subcommand groups living with the part they drive; each module has register(subparsers).
+PLUGINS = ("companion.vision.cli", "companion.hardware.cli")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="start the daemon: web app, journal, camera and buttons")
+    run.add_argument("--config", help="companion.toml (default: built-in defaults)")
+    run.add_argument("--mock", action="store_true", help="simulated camera and buttons, whatever is present")
+    run.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
+    run.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
+    run.add_argument("--data", help="folder for the journal (default from config: ./data)")
+    run.set_defaults(func=_run)
+
+    replay = sub.add_parser("replay", help="replay a game record and print the final state as JSON")
+    replay.add_argument("record", help="a .jsonl game record")
+    replay.set_defaults(func=_replay)
+
+    for name in PLUGINS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+    from companion.daemon import run_daemon
+
+    return run_daemon(args)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from companion.record import RecordError, replay_file
+
+    try:
+        result = replay_file(args.record)
+    except RecordError as exc:
+        print(f"{args.record}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{args.record}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    json.dump(result, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
