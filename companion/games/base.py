@@ -24,10 +24,10 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar, Union
+from typing import Any, ClassVar, Generic, Literal, TypeVar, Union  # noqa: UP035
 
 JSON = Any
-Face = Union[int, str]
+Face = int | str
 """A die face as the table reads it: 1-6, or a symbol name such as ``"worm"``."""
 
 

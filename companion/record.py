@@ -1,0 +1,207 @@
+"""Game records: a game as JSON lines, and the replay that turns one into a final state.
+
+Line 1 is the header (format, version, game, players, options); every further line is one journal
+entry: ``{"type": "input", "action": {...}}``, ``{"type": "undo"}`` or ``{"type": "redo"}``, each with
+optional ``device`` and ``at``. The journal exports exactly this, so a record is also a backup.
+See docs/game-record.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.games import get_rules
+from companion.games.base import Event, Rules, RuleViolation
+
+FORMAT = "vegas-table-companion/record"
+VERSION = 1
+ENTRY_TYPES = ("input", "undo", "redo")
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed; the message names the line and the reason."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Header:
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    title: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "players": list(self.players),
+            "options": dict(self.options),
+        }
+        if self.title:
+            out["title"] = self.title
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any) -> Header:
+        if not isinstance(data, Mapping):
+            raise ValueError("the header must be a JSON object")
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a game record (format should be {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise ValueError(f"record version {data.get('version')!r} is not supported (this is {VERSION})")
+        game, players, options = data.get("game"), data.get("players"), data.get("options", {})
+        if not isinstance(game, str):
+            raise ValueError("the header needs the game's name")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("the header needs the players as a list of names")
+        if not isinstance(options, Mapping):
+            raise ValueError("options must be a JSON object")
+        title = data.get("title", "")
+        return cls(game, tuple(players), dict(options), title if isinstance(title, str) else "")
+
+
+def check_entry(entry: Any) -> dict[str, Any]:
+    """The entry as a dict if it is well formed, else ValueError saying what is wrong."""
+    if not isinstance(entry, Mapping):
+        raise ValueError("each entry must be a JSON object")
+    kind = entry.get("type")
+    if kind not in ENTRY_TYPES:
+        raise ValueError(f"entry type must be one of {', '.join(ENTRY_TYPES)}, not {kind!r}")
+    if kind == "input" and "action" not in entry:
+        raise ValueError("an input entry needs its action")
+    for key in ("device", "at"):
+        if key in entry and not isinstance(entry[key], str):
+            raise ValueError(f"{key!r} must be text")
+    return dict(entry)
+
+
+@dataclass
+class Step:
+    """One effective input: the entry, the state after it and the events it produced."""
+
+    entry: dict[str, Any]
+    state: Any
+    events: list[Event]
+
+
+class Timeline:
+    """The effective history of one game: undo pops a step onto the redo stack, redo re-applies it.
+
+    Keeping every intermediate state makes undo O(1) and lets the page show the turn log; states are
+    immutable and share structure, so this costs little.
+    """
+
+    def __init__(self, rules: Rules[Any, Any], header: Header) -> None:
+        self.rules = rules
+        self.header = header
+        self.initial = rules.setup(header.players, header.options)
+        self.steps: list[Step] = []
+        self.redo_stack: list[Step] = []
+        self.entries = 0
+
+    @property
+    def state(self) -> Any:
+        return self.steps[-1].state if self.steps else self.initial
+
+    def check(self, entry: Mapping[str, Any]) -> Step | None:
+        """What ``entry`` would do, without doing it; RuleViolation if it is not allowed now."""
+        kind = entry["type"]
+        if kind == "undo":
+            if not self.steps:
+                raise RuleViolation("There is nothing to undo.")
+            return None
+        if kind == "redo":
+            if not self.redo_stack:
+                raise RuleViolation("There is nothing to redo.")
+            return None
+        action = self.rules.action_from_json(entry["action"])
+        state, events = self.rules.apply(self.state, action)
+        # store the action as the rules spell it, so records are canonical whatever the client sent
+        return Step({**entry, "action": self.rules.action_to_json(action)}, state, events)
+
+    def commit(self, entry: Mapping[str, Any], step: Step | None) -> list[Event]:
+        """Make a checked entry part of the history."""
+        self.entries += 1
+        kind = entry["type"]
+        if kind == "undo":
+            undone = self.steps.pop()
+            self.redo_stack.append(undone)
+            return [Event("undone", "Undone: " + describe(undone), {})]
+        if kind == "redo":
+            redone = self.redo_stack.pop()
+            self.steps.append(redone)
+            return [Event("redone", "Redone: " + describe(redone), {}), *redone.events]
+        assert step is not None
+        self.steps.append(step)
+        self.redo_stack.clear()
+        return step.events
+
+    def feed(self, entry: Mapping[str, Any]) -> list[Event]:
+        return self.commit(entry, self.check(entry))
+
+
+def describe(step: Step) -> str:
+    """A short line for what a step did: its first event, or the action type."""
+    if step.events:
+        return step.events[0].text
+    return str(step.entry.get("action", {}).get("type", "input"))
+
+
+def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(number, f"not valid JSON ({exc.msg})") from None
+
+
+def replay_lines(lines: Iterable[str]) -> Timeline:
+    """Replay a record; the first bad line stops it with a RecordError naming that line."""
+    timeline: Timeline | None = None
+    for number, data in read_lines(lines):
+        if timeline is None:
+            try:
+                header = Header.from_json(data)
+                timeline = Timeline(get_rules(header.game), header)
+            except (ValueError, RuleViolation) as exc:
+                raise RecordError(number, str(exc)) from None
+            continue
+        try:
+            timeline.feed(check_entry(data))
+        except (ValueError, RuleViolation) as exc:
+            raise RecordError(number, str(exc)) from None
+    if timeline is None:
+        raise RecordError(1, "the record is empty; it needs at least a header line")
+    return timeline
+
+
+def final_view(timeline: Timeline) -> dict[str, Any]:
+    rules, state = timeline.rules, timeline.state
+    outcome = rules.outcome(state)
+    return {
+        "game": timeline.header.game,
+        "players": list(timeline.header.players),
+        "options": dict(timeline.header.options),
+        "entries": timeline.entries,
+        "inputs": len(timeline.steps),
+        "over": outcome is not None,
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        "state": rules.state_to_json(state),
+        "scoreboard": rules.scoreboard(state),
+    }
+
+
+def replay_file(path: str | Path) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as handle:
+        return final_view(replay_lines(handle))

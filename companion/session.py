@@ -1,0 +1,284 @@
+"""The table's session: one game in play at a time, fed by the journal, watched by every page.
+
+Inputs arrive from the tablet, the buttons and the camera; each is checked against the rules, committed
+to the journal, and only then applied and announced. Undo and redo are journal entries like any other.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.games import game_names, get_rules
+from companion.games.base import Awaiting, Event, RuleViolation
+from companion.journal import Journal
+from companion.record import Header, RecordError, Timeline, check_entry, describe, read_lines
+
+LOG_LENGTH = 40
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class NoGame(RuleViolation):
+    """An input arrived while no game is open."""
+
+
+@dataclass
+class Controls:
+    """What the hardware buttons act on: the highlighted option and the camera's latest reading."""
+
+    highlight: int | None = None  # None: the option the rules recommend
+    reading: list[dict[str, Any]] | None = None
+    reading_note: str = ""
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+class Table:
+    """The companion's one table. Thread-safe: every change happens under one lock, in order."""
+
+    def __init__(self, journal: Journal, *, clock: Callable[[], str] = utc_now) -> None:
+        self.journal = journal
+        self.clock = clock
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self.game_id: int | None = None
+        self.timeline: Timeline | None = None
+        self.log: list[dict[str, Any]] = []
+        self.controls = Controls()
+        self.status: dict[str, Any] = {}
+        self.version = journal.last_entry_id()
+        current = journal.get_meta("current_game")
+        if current is not None and journal.game(int(current)) is not None:
+            self.open(int(current))
+
+    # --- listening ---------------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        with self._lock:
+            self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+    def _changed(self) -> None:
+        self.version += 1
+        view = self.view()
+        for listener in list(self._listeners):
+            listener(view)
+
+    # --- games -------------------------------------------------------------------------------
+    def new_game(
+        self, game: str, players: Iterable[str], options: Mapping[str, Any] | None = None, title: str = ""
+    ) -> int:
+        header = Header(game, tuple(players), dict(options or {}), title)
+        rules = get_rules(game)
+        timeline = Timeline(rules, header)  # raises RuleViolation for a bad setup, before any write
+        with self._lock:
+            game_id = self.journal.create_game(header, self.clock())
+            self.journal.set_meta("current_game", str(game_id))
+            self._install(game_id, timeline)
+            self._changed()
+        return game_id
+
+    def open(self, game_id: int) -> None:
+        row = self.journal.game(game_id)
+        if row is None:
+            raise RuleViolation(f"There is no game number {game_id}.")
+        timeline = Timeline(get_rules(row.game), row.header)
+        for entry in self.journal.entries(game_id):
+            timeline.feed(entry)
+        with self._lock:
+            self.journal.set_meta("current_game", str(game_id))
+            self._install(game_id, timeline)
+            self._changed()
+
+    def _install(self, game_id: int, timeline: Timeline) -> None:
+        self.game_id = game_id
+        self.timeline = timeline
+        self.controls = Controls()
+        self.log = []
+        for step in timeline.steps:
+            self._log(step.events, step.entry)
+
+    def import_record(self, lines: Iterable[str]) -> int:
+        """Check a whole record by replay, then store it as a new game (all or nothing)."""
+        header: Header | None = None
+        timeline: Timeline | None = None
+        entries: list[dict[str, Any]] = []
+        for number, data in read_lines(lines):
+            try:
+                if header is None:
+                    header = Header.from_json(data)
+                    timeline = Timeline(get_rules(header.game), header)
+                    continue
+                assert timeline is not None
+                entry = check_entry(data)
+                timeline.feed(entry)
+                entries.append(entry)
+            except (ValueError, RuleViolation) as exc:
+                raise RecordError(number, str(exc)) from None
+        if header is None:
+            raise RecordError(1, "the record is empty; it needs at least a header line")
+        game_id = self.journal.create_game(header, self.clock())
+        self.journal.append_many(game_id, entries)
+        self._mark(game_id, timeline)
+        return game_id
+
+    # --- inputs ------------------------------------------------------------------------------
+    def submit(self, action: Any, *, device: str) -> list[Event]:
+        return self._enter({"type": "input", "action": action}, device)
+
+    def undo(self, *, device: str) -> list[Event]:
+        return self._enter({"type": "undo"}, device)
+
+    def redo(self, *, device: str) -> list[Event]:
+        return self._enter({"type": "redo"}, device)
+
+    def _enter(self, entry: dict[str, Any], device: str) -> list[Event]:
+        with self._lock:
+            timeline = self._timeline()
+            entry = {**entry, "device": device, "at": self.clock()}
+            step = timeline.check(entry)  # RuleViolation here: nothing written, nothing changed
+            if step is not None:
+                entry = step.entry  # the canonical spelling of the action
+            self.journal.append(self.game_id or 0, timeline.entries, entry)  # durable before acknowledged
+            events = timeline.commit(entry, step)
+            self.controls.highlight = None
+            self.controls.reading = None
+            self.controls.reading_note = ""
+            self._log(events, entry)
+            if timeline.rules.outcome(timeline.state) is not None or entry["type"] == "undo":
+                self._mark(self.game_id or 0, timeline)
+            self._changed()
+            return events
+
+    def _timeline(self) -> Timeline:
+        if self.timeline is None:
+            raise NoGame("No game is open; start a new game first.")
+        return self.timeline
+
+    def _mark(self, game_id: int, timeline: Timeline | None) -> None:
+        if timeline is None:
+            return
+        outcome = timeline.rules.outcome(timeline.state)
+        self.journal.mark(game_id, finished=outcome is not None, summary=outcome.text if outcome else "")
+
+    def _log(self, events: list[Event], entry: Mapping[str, Any]) -> None:
+        for event in events:
+            self.log.append({**event.to_json(), "device": entry.get("device"), "at": entry.get("at")})
+        del self.log[:-LOG_LENGTH]
+
+    # --- hardware controls -------------------------------------------------------------------
+    def awaiting(self) -> Awaiting[Any] | None:
+        return None if self.timeline is None else self.timeline.rules.awaiting(self.timeline.state)
+
+    def set_reading(self, dice: list[dict[str, Any]] | None, note: str = "") -> None:
+        """The camera's latest settled reading (or None when it has nothing trustworthy)."""
+        with self._lock:
+            self.controls.reading = dice
+            self.controls.reading_note = note
+            self._changed()
+
+    def set_status(self, key: str, value: Any) -> None:
+        with self._lock:
+            self.status[key] = value
+            self._changed()
+
+    def next_option(self, *, device: str) -> None:
+        with self._lock:
+            awaiting = self.awaiting()
+            if awaiting is None or not awaiting.options:
+                raise RuleViolation("There is nothing to choose between right now.")
+            self.controls.highlight = (self._highlight(awaiting) + 1) % len(awaiting.options)
+            self._changed()
+
+    def confirm(self, *, device: str) -> list[Event]:
+        """The confirm button: take the camera's reading when dice are awaited, else the highlighted
+        option (the usual choice until *next* moves the highlight)."""
+        with self._lock:
+            awaiting = self.awaiting()
+            if awaiting is None:
+                raise NoGame("No game is open; start a new game first.")
+            if awaiting.dice is not None and self.controls.reading is not None:
+                return self.submit({"type": "roll", "dice": self.controls.reading}, device=device)
+            chosen = self.controls.highlight is not None or any(o.recommended for o in awaiting.options)
+            if awaiting.options and (chosen or awaiting.dice is None):
+                index = self._highlight(awaiting)
+                action = self._timeline().rules.action_to_json(awaiting.options[index].action)
+                return self.submit(action, device=device)
+            if awaiting.dice is not None:
+                raise RuleViolation("Waiting for the dice: roll them under the camera or enter them.")
+            raise RuleViolation("There is nothing to confirm.")
+
+    def _highlight(self, awaiting: Awaiting[Any]) -> int:
+        if not awaiting.options:
+            return 0
+        if self.controls.highlight is not None:
+            return self.controls.highlight % len(awaiting.options)
+        return next((i for i, o in enumerate(awaiting.options) if o.recommended), 0)
+
+    # --- views -------------------------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        """Everything a page shows, in one JSON object (sent whole on every change)."""
+        with self._lock:
+            base: dict[str, Any] = {
+                "version": self.version,
+                "games": game_names(),
+                "status": dict(self.status),
+                "game": None,
+            }
+            timeline = self.timeline
+            if timeline is None:
+                return base
+            rules, state = timeline.rules, timeline.state
+            awaiting = rules.awaiting(state)
+            highlight = self._highlight(awaiting)
+            outcome = rules.outcome(state)
+            last = timeline.steps[-1] if timeline.steps else None
+            base["game"] = {
+                "id": self.game_id,
+                "name": timeline.header.game,
+                "title": rules.title,
+                "players": list(timeline.header.players),
+                "options": dict(timeline.header.options),
+                "inputs": len(timeline.steps),
+                "can_undo": bool(timeline.steps),
+                "undo_label": describe(last) if last else None,
+                "undo_warns": bool(last and last.entry.get("action", {}).get("type") == "roll"),
+                "can_redo": bool(timeline.redo_stack),
+                "awaiting": awaiting_json(rules, awaiting, highlight),
+                "scoreboard": rules.scoreboard(state),
+                "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+                "log": list(self.log),
+                "reading": self.controls.reading,
+                "reading_note": self.controls.reading_note,
+            }
+            return base
+
+
+def awaiting_json(rules: Any, awaiting: Awaiting[Any], highlight: int = 0) -> dict[str, Any]:
+    return {
+        "kind": awaiting.kind,
+        "players": list(awaiting.players),
+        "prompt": awaiting.prompt,
+        "options": [
+            {
+                "action": rules.action_to_json(o.action),
+                "label": o.label,
+                "recommended": o.recommended,
+                "highlighted": i == highlight,
+            }
+            for i, o in enumerate(awaiting.options)
+        ],
+        "dice": None if awaiting.dice is None else awaiting.dice.to_json(),
+        "card": None if awaiting.card is None else awaiting.card.to_json(),
+    }
