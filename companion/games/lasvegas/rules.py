@@ -1,0 +1,577 @@
+"""Las Vegas (Rüdiger Dorn): the rules as a pure state machine.
+
+A round has three parts. The six casinos are stocked in order from the deck: the table draws a note
+and enters its value (or, with the virtual deck, the session draws one through ``simulate``), until
+the casino holds at least 50,000. Then the players take turns, starting with the start player: each
+rolls every die still in hand and puts all the dice of one face on the casino of that number; a player
+with nothing left is skipped. When the last die is down, the casinos pay out in order 1 to 6 (see
+``payout``). After four rounds the richest player wins; the start player moves one seat on each round.
+
+The neutral dice variant (2-4 players) gives each player some white dice that are rolled and placed
+with their own; the white dice are paid like one more player whose notes go under the deck. With three
+players the two spare white dice are thrown by the start player before the first turn of each round.
+Rulings where the rulebook is silent are listed in docs/games/lasvegas.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal
+
+from companion.games.base import (
+    JSON,
+    ActionCodec,
+    Awaiting,
+    CardSpec,
+    DiceSpec,
+    Die,
+    Event,
+    Face,
+    Option,
+    Outcome,
+    Rules,
+    RuleViolation,
+)
+from companion.games.lasvegas.banknotes import (
+    DECK,
+    STOCK_MINIMUM,
+    VALUES,
+    counted,
+    highest_first,
+    money,
+    remove_one,
+)
+from companion.games.lasvegas.payout import WHITE, CasinoPayout, describe, pay
+
+CASINOS = 6
+FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
+OWN_DICE = 8
+ROUNDS = 4
+NEUTRAL = "white"
+SPARE_WHITES = 2
+PALETTE: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
+"""Default dice colours by seat. The rulebook names none; white is kept for the neutral dice."""
+OPTIONS = frozenset({"colours", "neutral_dice", "virtual_deck", "money_open", "first_player"})
+Phase = Literal["stock", "spare", "roll", "place", "over"]
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def number_word(n: int) -> str:
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def whites_per_player(players: int) -> int:
+    """White dice each player gets in the neutral dice variant: 4 with two players, 2 with three or four."""
+    return 4 if players == 2 else 2
+
+
+codec: ActionCodec[Any] = ActionCodec()
+
+
+@codec.register("note")
+@dataclass(frozen=True)
+class DrawNote:
+    """A banknote drawn from the deck to stock the next casino that holds less than 50,000."""
+
+    value: int
+
+
+@codec.register("roll")
+@dataclass(frozen=True)
+class Roll:
+    """The dice as they landed: the player's own colour and white (or the spare white dice)."""
+
+    dice: tuple[Die, ...]
+
+
+@codec.register("place")
+@dataclass(frozen=True)
+class Place:
+    """Put every die of ``face`` from the roll, own and white, on casino ``face``."""
+
+    face: int
+
+
+Action = DrawNote | Roll | Place
+
+
+@dataclass(frozen=True)
+class Casino:
+    number: int
+    notes: tuple[int, ...] = ()  # highest first
+    dice: tuple[int, ...] = ()  # per seat
+    white: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.notes)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """The latest dice put down: whose, on which casino, how many own and how many white."""
+
+    seat: int
+    face: int
+    own: int
+    white: int
+
+
+@dataclass(frozen=True)
+class LasVegasState:
+    players: tuple[str, ...]
+    colours: tuple[str, ...]
+    neutral_dice: bool
+    virtual_deck: bool
+    money_open: bool
+    round: int
+    start: int  # seat holding the start card this round
+    current: int  # seat whose input is awaited
+    phase: Phase
+    deck: tuple[int, ...]  # notes still in the draw pile, highest first (order unknown to the engine)
+    under: tuple[int, ...]  # notes put under the deck, highest first
+    casinos: tuple[Casino, ...]
+    own_left: tuple[int, ...]  # own dice each player still holds this round
+    white_left: tuple[int, ...]  # white dice each player still holds this round
+    won: tuple[tuple[int, ...], ...]  # notes each player has taken, highest first
+    roll: tuple[Die, ...] = ()  # the roll waiting to be placed
+    last_placement: Placement | None = None
+    payouts: tuple[CasinoPayout, ...] = ()  # the latest round's payout, casino 1 to 6
+    paid_round: int = 0  # the round ``payouts`` belongs to (0: none yet)
+
+    def money(self, seat: int) -> int:
+        return sum(self.won[seat])
+
+    def dice_left(self, seat: int) -> int:
+        return self.own_left[seat] + self.white_left[seat]
+
+    def casino_to_stock(self) -> int | None:
+        """The first casino, in order 1 to 6, holding less than 50,000 (None: all stocked)."""
+        for c in self.casinos:
+            if c.total < STOCK_MINIMUM:
+                return c.number
+        return None
+
+
+class LasVegasRules(Rules[LasVegasState, Action]):
+    name: ClassVar[str] = "lasvegas"
+    title: ClassVar[str] = "Las Vegas"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    codec: ClassVar[ActionCodec[Any]] = codec
+
+    # --- setup -------------------------------------------------------------------------------
+    def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> LasVegasState:
+        self.check_player_count(players)
+        unknown = set(options) - OPTIONS
+        if unknown:
+            raise RuleViolation(f"Las Vegas has no option {', '.join(sorted(unknown))}.")
+        flags = {k: options.get(k, False) for k in ("neutral_dice", "virtual_deck", "money_open")}
+        for key, value in flags.items():
+            if not isinstance(value, bool):
+                raise RuleViolation(f"The option {key} is either on or off.")
+        neutral = flags["neutral_dice"]
+        n = len(players)
+        if neutral and n > 4:
+            raise RuleViolation("The neutral dice variant is for 2 to 4 players.")
+        first = options.get("first_player", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
+            raise RuleViolation("The start player must be one of the players.")
+        colours = _colours(options.get("colours"), n, neutral)
+        whites = whites_per_player(n) if neutral else 0
+        state = LasVegasState(
+            players=tuple(p.strip() for p in players),
+            colours=colours,
+            neutral_dice=neutral,
+            virtual_deck=flags["virtual_deck"],
+            money_open=flags["money_open"],
+            round=1,
+            start=first,
+            current=first,
+            phase="stock",
+            deck=DECK,
+            under=(),
+            casinos=_empty_casinos(n),
+            own_left=(OWN_DICE,) * n,
+            white_left=(whites,) * n,
+            won=((),) * n,
+        )
+        return state
+
+    # --- queries -----------------------------------------------------------------------------
+    def roll_spec(self, state: LasVegasState) -> DiceSpec:
+        """The dice the current player must roll: every own and white die still in hand."""
+        seat = state.current
+        if state.phase == "spare":
+            return DiceSpec(SPARE_WHITES, FACES, ((NEUTRAL, SPARE_WHITES),), reason="spare white dice")
+        parts = ((state.colours[seat], state.own_left[seat]), (NEUTRAL, state.white_left[seat]))
+        return DiceSpec(state.dice_left(seat), FACES, tuple(p for p in parts if p[1] > 0))
+
+    def placements(self, state: LasVegasState) -> list[Placement]:
+        """The ways to place the current roll, one per face shown, in face order."""
+        if state.phase != "place":
+            return []
+        out = []
+        for face in FACES:
+            own = sum(1 for d in state.roll if d.face == face and d.colour != NEUTRAL)
+            white = sum(1 for d in state.roll if d.face == face and d.colour == NEUTRAL)
+            if own or white:
+                out.append(Placement(state.current, int(face), own, white))
+        return out
+
+    def awaiting(self, state: LasVegasState) -> Awaiting[Action]:
+        who = (state.current,)
+        name = state.players[state.current]
+        if state.phase == "over":
+            outcome = self.outcome(state)
+            return Awaiting("over", (), outcome.text if outcome else "The game is over.")
+        if state.phase == "stock":
+            number = state.casino_to_stock()
+            assert number is not None
+            held = state.casinos[number - 1].total
+            source = "the companion draws a banknote" if state.virtual_deck else "draw a banknote, enter its value"
+            prompt = f"Round {state.round}: casino {number} holds {money(held)}; {source}."
+            values = tuple(sorted(set(state.deck)))
+            return Awaiting("card", (state.start,), prompt, card=CardSpec("banknotes", values))
+        if state.phase == "spare":
+            prompt = f"{name}: throw the two spare white dice; each goes on the casino of its number."
+            return Awaiting("dice", who, prompt, dice=self.roll_spec(state))
+        if state.phase == "roll":
+            return Awaiting("dice", who, f"{name}: roll {_hand(state, state.current)}.", dice=self.roll_spec(state))
+        options = self.placements(state)
+        only = len(options) == 1
+        prompt = f"{name}: choose a number; all dice showing it go on that casino."
+        return Awaiting(
+            "choice",
+            who,
+            prompt,
+            options=tuple(Option(Place(p.face), _label(p, state.neutral_dice), only) for p in options),
+        )
+
+    def outcome(self, state: LasVegasState) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        seats = range(len(state.players))
+        best = max((state.money(i), len(state.won[i])) for i in seats)
+        leaders = tuple(i for i in seats if (state.money(i), len(state.won[i])) == best)
+        names = _and([state.players[i] for i in leaders])
+        amount, notes = best
+        if len(leaders) == 1:
+            return Outcome(leaders, f"{names} wins with {money(amount)} in {notes} notes.")
+        return Outcome(leaders, f"{names} share the win with {money(amount)} in {notes} notes each.")
+
+    # --- transitions -------------------------------------------------------------------------
+    def apply(self, state: LasVegasState, action: Action) -> tuple[LasVegasState, list[Event]]:
+        if state.phase == "over":
+            raise RuleViolation("The game is over; start a new one or undo.")
+        if isinstance(action, DrawNote):
+            return self._draw(state, action.value)
+        if isinstance(action, Roll):
+            return self._roll(state, action.dice)
+        if isinstance(action, Place):
+            return self._place(state, action.face)
+        raise RuleViolation("That is not a Las Vegas move.")
+
+    def _draw(self, state: LasVegasState, value: int) -> tuple[LasVegasState, list[Event]]:
+        if state.phase != "stock":
+            raise RuleViolation("The casinos are stocked for this round; no note is drawn now.")
+        if value not in VALUES:
+            raise RuleViolation(f"There is no {money(value)} note; the notes go from 10,000 to 90,000.")
+        if value not in state.deck:
+            raise RuleViolation(
+                f"Every {money(value)} note is already out of the deck; check the note and enter it again."
+            )
+        number = state.casino_to_stock()
+        assert number is not None
+        casino = state.casinos[number - 1]
+        casino = replace(casino, notes=highest_first(casino.notes + (value,)))
+        state = replace(state, deck=remove_one(state.deck, value), casinos=_with(state.casinos, casino))
+        text = f"Casino {number} gets {money(value)} ({money(casino.total)} in all)."
+        events = [Event("stocked", text, {"casino": number, "note": value, "total": casino.total})]
+        return self._continue_stocking(state, events)
+
+    def _continue_stocking(self, state: LasVegasState, events: list[Event]) -> tuple[LasVegasState, list[Event]]:
+        """Stay in the stocking phase while a casino is short and a note can be drawn; else start play."""
+        while state.casino_to_stock() is not None:
+            if state.deck:
+                return state, events
+            if not state.under:
+                text = "No banknotes are left anywhere; the casinos play with what they hold."
+                events.append(Event("out_of_notes", text, {"casino": state.casino_to_stock()}))
+                break
+            text = f"The deck is empty: shuffle the {len(state.under)} notes from under it; they are the deck now."
+            events.append(Event("reshuffled", text, {"notes": len(state.under)}))
+            state = replace(state, deck=state.under, under=())
+        if state.neutral_dice and len(state.players) == 3:
+            return replace(state, phase="spare", current=state.start), events
+        return replace(state, phase="roll", current=state.start), events
+
+    def _roll(self, state: LasVegasState, dice: tuple[Die, ...]) -> tuple[LasVegasState, list[Event]]:
+        if state.phase == "stock":
+            number = state.casino_to_stock()
+            raise RuleViolation(f"Stock the casinos first: casino {number} still needs a note.")
+        if state.phase == "place":
+            raise RuleViolation("Place the dice already rolled first: choose one of the numbers shown.")
+        spec = self.roll_spec(state)
+        dice = _normalise(dice, spec)
+        spec.check(dice)
+        name = state.players[state.current]
+        shown = ", ".join(f"{d.face} {d.colour}" for d in sorted(dice, key=_die_order))
+        data = {"player": state.current, "dice": [d.to_json() for d in dice]}
+        if state.phase == "spare":
+            casinos = state.casinos
+            for d in dice:
+                c = casinos[int(d.face) - 1]
+                casinos = _with(casinos, replace(c, white=c.white + 1))
+            text = f"{name} threw the spare white dice: {shown}; they go on those casinos."
+            state = replace(state, casinos=casinos, phase="roll")
+            return state, [Event("spare_whites", text, data)]
+        state = replace(state, roll=tuple(sorted(dice, key=_die_order)), phase="place")
+        return state, [Event("rolled", f"{name} rolled {shown}.", data)]
+
+    def _place(self, state: LasVegasState, face: int) -> tuple[LasVegasState, list[Event]]:
+        if state.phase != "place":
+            raise RuleViolation("There is no roll to place; roll the dice first.")
+        choice = next((p for p in self.placements(state) if p.face == face), None)
+        if choice is None:
+            shown = ", ".join(str(p.face) for p in self.placements(state))
+            raise RuleViolation(f"No die shows {face} in this roll; choose one of {shown}.")
+        seat = state.current
+        casino = state.casinos[face - 1]
+        dice = list(casino.dice)
+        dice[seat] += choice.own
+        casino = replace(casino, dice=tuple(dice), white=casino.white + choice.white)
+        own_left = _add(state.own_left, seat, -choice.own)
+        white_left = _add(state.white_left, seat, -choice.white)
+        state = replace(
+            state,
+            casinos=_with(state.casinos, casino),
+            own_left=own_left,
+            white_left=white_left,
+            roll=(),
+            last_placement=choice,
+        )
+        text = f"{state.players[seat]} put {_count(choice, state.neutral_dice, 'their')} on casino {face}."
+        data = {"player": seat, "casino": face, "own": choice.own, "white": choice.white}
+        return self._next_turn(state, [Event("placed", text, data)])
+
+    def _next_turn(self, state: LasVegasState, events: list[Event]) -> tuple[LasVegasState, list[Event]]:
+        n = len(state.players)
+        for step in range(1, n + 1):
+            seat = (state.current + step) % n
+            if state.dice_left(seat):
+                return replace(state, current=seat, phase="roll"), events
+        return self._pay_out(state, events)
+
+    def _pay_out(self, state: LasVegasState, events: list[Event]) -> tuple[LasVegasState, list[Event]]:
+        n = len(state.players)
+        won = [list(w) for w in state.won]
+        under = list(state.under)
+        payouts = []
+        for casino in state.casinos:
+            counts = {seat: k for seat, k in enumerate(casino.dice)}
+            counts[WHITE] = casino.white
+            result = pay(casino.number, casino.notes, counts)
+            payouts.append(result)
+            for share in result.ranked:
+                if share.note is not None and share.seat != WHITE:
+                    won[share.seat].append(share.note)
+            under.extend(result.under)
+            events.append(Event("payout", describe(result, state.players), _payout_json(result, state)))
+        state = replace(
+            state,
+            won=tuple(highest_first(w) for w in won),
+            under=highest_first(under),
+            casinos=_empty_casinos(n),
+            payouts=tuple(payouts),
+            paid_round=state.round,
+            last_placement=None,
+        )
+        if state.round == ROUNDS:
+            state = replace(state, phase="over", current=state.start)
+            outcome = self.outcome(state)
+            assert outcome is not None
+            events.append(Event("game_over", outcome.text, {"winners": list(outcome.winners)}))
+            return state, events
+        start = (state.start + 1) % n
+        whites = whites_per_player(n) if state.neutral_dice else 0
+        state = replace(
+            state,
+            round=state.round + 1,
+            start=start,
+            current=start,
+            phase="stock",
+            own_left=(OWN_DICE,) * n,
+            white_left=(whites,) * n,
+        )
+        text = f"Round {state.round}: {state.players[start]} has the start card; stock the casinos."
+        events.append(Event("new_round", text, {"round": state.round, "start": start}))
+        return self._continue_stocking(state, events)
+
+    # --- views -------------------------------------------------------------------------------
+    def scoreboard(self, state: LasVegasState) -> JSON:
+        outcome = self.outcome(state)
+        aw = self.awaiting(state)
+        return {
+            "game": self.name,
+            "round": state.round,
+            "rounds": ROUNDS,
+            "phase": state.phase,
+            "start_player": state.start,
+            "current": state.current,
+            "prompt": aw.prompt,
+            "neutral_dice": state.neutral_dice,
+            "virtual_deck": state.virtual_deck,
+            "money_hidden": not state.money_open and state.phase != "over",
+            "players": [self._player_json(state, i) for i in range(len(state.players))],
+            "casinos": [self._casino_json(state, c) for c in state.casinos],
+            "stocking": state.casino_to_stock() if state.phase == "stock" else None,
+            "roll": self._roll_json(state),
+            "last_placement": _placement_json(state.last_placement, state),
+            "deck": {"count": len(state.deck), "total": sum(state.deck), "notes": _counts_json(state.deck)},
+            "under": {"count": len(state.under), "total": sum(state.under)},
+            "payout": {
+                "round": state.paid_round,
+                "lines": [describe(p, state.players) for p in state.payouts],
+                "casinos": [_payout_json(p, state) for p in state.payouts],
+            }
+            if state.payouts
+            else None,
+            "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        }
+
+    def _player_json(self, state: LasVegasState, seat: int) -> JSON:
+        return {
+            "name": state.players[seat],
+            "colour": state.colours[seat],
+            "dice_left": state.own_left[seat],
+            "white_left": state.white_left[seat],
+            "money": state.money(seat),
+            "notes": list(state.won[seat]),
+            "note_count": len(state.won[seat]),
+            "start_player": seat == state.start,
+            "to_play": state.phase in ("roll", "place", "spare") and seat == state.current,
+        }
+
+    def _casino_json(self, state: LasVegasState, casino: Casino) -> JSON:
+        counts = [(k, i) for i, k in enumerate(casino.dice) if k]
+        if casino.white:
+            counts.append((casino.white, WHITE))
+        counts.sort(key=lambda c: -c[0])
+        dice = [{**_owner_json(seat, state), "count": k} for k, seat in counts]
+        return {"number": casino.number, "notes": list(casino.notes), "total": casino.total, "dice": dice}
+
+    def _roll_json(self, state: LasVegasState) -> JSON:
+        if state.phase != "place":
+            return None
+        return {
+            "player": state.current,
+            "dice": [d.to_json() for d in state.roll],
+            "by_face": [{"face": p.face, "own": p.own, "white": p.white} for p in self.placements(state)],
+        }
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _colours(value: JSON, n: int, neutral: bool) -> tuple[str, ...]:
+    if value is None:
+        return PALETTE[:n]
+    if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+        raise RuleViolation("The dice colours must be a list of colour names, one per player.")
+    colours = tuple(c.strip().lower() for c in value)
+    if len(colours) != n:
+        raise RuleViolation(f"Give one dice colour per player: {n} colours, not {len(colours)}.")
+    if any(not c for c in colours):
+        raise RuleViolation("Every player needs a dice colour.")
+    if len(set(colours)) != n:
+        raise RuleViolation("Two players have the same dice colour; the camera could not tell them apart.")
+    if neutral and NEUTRAL in colours:
+        raise RuleViolation("White is the colour of the neutral dice; choose another colour for that player.")
+    return colours
+
+
+def _empty_casinos(n: int) -> tuple[Casino, ...]:
+    return tuple(Casino(i, (), (0,) * n, 0) for i in range(1, CASINOS + 1))
+
+
+def _with(casinos: tuple[Casino, ...], casino: Casino) -> tuple[Casino, ...]:
+    return tuple(casino if c.number == casino.number else c for c in casinos)
+
+
+def _add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
+    return tuple(v + delta if i == seat else v for i, v in enumerate(values))
+
+
+def _normalise(dice: tuple[Die, ...], spec: DiceSpec) -> tuple[Die, ...]:
+    """Colour names in lower case; a die entered without colour takes the only colour the roll can have."""
+    only = spec.colours[0][0] if len(spec.colours) == 1 else None
+    out = []
+    for d in dice:
+        colour = d.colour.strip().lower() if d.colour else only
+        out.append(Die(d.face, colour))
+    return tuple(out)
+
+
+def _die_order(d: Die) -> tuple[int, bool]:
+    return (int(d.face) if isinstance(d.face, int) else 0, d.colour == NEUTRAL)
+
+
+def _hand(state: LasVegasState, seat: int) -> str:
+    own, white = state.own_left[seat], state.white_left[seat]
+    if own and white:
+        return f"your {own} dice and {white} white"
+    if own:
+        return f"your {own} {'die' if own == 1 else 'dice'}"
+    return f"the {white} white {'die' if white == 1 else 'dice'} left in your pool"
+
+
+def _count(p: Placement, neutral: bool, whose: str) -> str:
+    if not neutral:
+        return f"{number_word(p.own)} {'die' if p.own == 1 else 'dice'}"
+    if p.own and p.white:
+        return f"{number_word(p.own)} of {whose} and {number_word(p.white)} white"
+    if p.own:
+        return f"{number_word(p.own)} of {whose}"
+    return f"{number_word(p.white)} white"
+
+
+def _label(p: Placement, neutral: bool) -> str:
+    """``Casino 4: three of yours and one white`` (or ``Casino 4: three dice`` without white dice)."""
+    return f"Casino {p.face}: {_count(p, neutral, 'yours')}"
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _counts_json(notes: tuple[int, ...]) -> JSON:
+    return [{"value": v, "count": k} for v, k in counted(notes).items()]
+
+
+def _placement_json(p: Placement | None, state: LasVegasState) -> JSON:
+    if p is None:
+        return None
+    return {"player": p.seat, "name": state.players[p.seat], "casino": p.face, "own": p.own, "white": p.white}
+
+
+def _owner_json(seat: int, state: LasVegasState) -> dict[str, JSON]:
+    if seat == WHITE:
+        return {"seat": WHITE, "name": "white dice", "colour": NEUTRAL}
+    return {"seat": seat, "name": state.players[seat], "colour": state.colours[seat]}
+
+
+def _payout_json(p: CasinoPayout, state: LasVegasState) -> JSON:
+    def who(seat: int) -> dict[str, JSON]:
+        return _owner_json(seat, state)
+
+    return {
+        "casino": p.casino,
+        "notes": list(p.notes),
+        "paid": [{**who(s.seat), "dice": s.dice, "note": s.note} for s in p.ranked],
+        "ties": [{"dice": t.dice, "players": [who(s) for s in t.seats]} for t in p.ties],
+        "under": list(p.under),
+        "text": describe(p, state.players),
+    }
