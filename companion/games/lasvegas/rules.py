@@ -353,7 +353,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             roll=(),
             last_placement=choice,
         )
-        text = f"{state.players[seat]} put {_count(choice, state.neutral_dice, 'their')} on casino {face}."
+        text = f"{state.players[seat]} put {_placed(choice)} on casino {face}."
         data = {"player": seat, "casino": face, "own": choice.own, "white": choice.white}
         return self._next_turn(state, [Event("placed", text, data)])
 
@@ -528,19 +528,24 @@ def _hand(state: LasVegasState, seat: int) -> str:
     return f"the {white} white {'die' if white == 1 else 'dice'} left in your pool"
 
 
-def _count(p: Placement, neutral: bool, whose: str) -> str:
-    if not neutral:
-        return f"{number_word(p.own)} {'die' if p.own == 1 else 'dice'}"
-    if p.own and p.white:
-        return f"{number_word(p.own)} of {whose} and {number_word(p.white)} white"
-    if p.own:
-        return f"{number_word(p.own)} of {whose}"
-    return f"{number_word(p.white)} white"
+def _dice(n: int) -> str:
+    return f"{number_word(n)} {'die' if n == 1 else 'dice'}"
 
 
 def _label(p: Placement, neutral: bool) -> str:
     """``Casino 4: three of yours and one white`` (or ``Casino 4: three dice`` without white dice)."""
-    return f"Casino {p.face}: {_count(p, neutral, 'yours')}"
+    if not neutral:
+        return f"Casino {p.face}: {_dice(p.own)}"
+    parts = [f"{number_word(p.own)} of yours"] if p.own else []
+    parts += [f"{number_word(p.white)} white"] if p.white else []
+    return f"Casino {p.face}: {' and '.join(parts)}"
+
+
+def _placed(p: Placement) -> str:
+    """``three dice and one white`` for the turn log."""
+    parts = [_dice(p.own)] if p.own else []
+    parts += [f"{number_word(p.white)} white"] if p.white else []
+    return " and ".join(parts)
 
 
 def _and(words: Sequence[str]) -> str:
