@@ -47,7 +47,8 @@ class Die:
     colour: str | None = None
 
     def to_json(self) -> JSON:
-        return {"face": self.face, "colour": self.colour} if self.colour else {"face": self.face}
+        """A bare face when colour does not matter (compact records), else ``{"face", "colour"}``."""
+        return {"face": self.face, "colour": self.colour} if self.colour else self.face
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,244 @@
+"""The JSON API. Reading is open to every page; changing the game needs the table PIN.
+
+Errors are JSON ``{"error": "..."}`` written for the players: 400 for a malformed request, 403 for a
+missing or wrong PIN, 409 for a move the rules refuse now, 404 for an unknown game. A refused request
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from companion.games.base import MalformedAction, RuleViolation
+from companion.record import RecordError
+from companion.session import Table
+from companion.web.hub import Hub, TooManyStreams
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def ctx() -> dict[str, Any]:
+    extensions: dict[str, Any] = current_app.extensions["companion"]
+    return extensions
+
+
+def table() -> Table:
+    t: Table = ctx()["table"]
+    return t
+
+
+def device() -> str:
+    """Who sent this request: the tablet's own id (kept in its browser), else its address."""
+    name = request.headers.get("X-Device", "").strip()[:40]
+    return f"tablet:{name}" if name else f"web:{request.remote_addr}"
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@api.errorhandler(ApiError)
+def api_error(exc: ApiError) -> Any:
+    return jsonify(error=str(exc)), exc.status
+
+
+@api.errorhandler(MalformedAction)
+def malformed(exc: MalformedAction) -> Any:
+    return jsonify(error=str(exc)), 400
+
+
+@api.errorhandler(RuleViolation)
+def refused(exc: RuleViolation) -> Any:
+    return jsonify(error=str(exc)), 409
+
+
+@api.errorhandler(RecordError)
+def bad_record(exc: RecordError) -> Any:
+    return jsonify(error=f"The record cannot be imported: {exc}"), 400
+
+
+def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = request.headers.get("X-Table-Pin", "")
+        expected = ctx()["config"].server.pin
+        if not given:
+            raise ApiError(403, "Enter the table PIN to change the game.")
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            raise ApiError(403, "That PIN is not this table's PIN.")
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError(400, "The request needs a JSON object body.")
+    return data
+
+
+@api.get("/health")
+def health() -> Any:
+    devices = ctx()["devices"]
+    return jsonify(ok=True, devices=None if devices is None else devices.status())
+
+
+@api.get("/state")
+def state() -> Any:
+    return jsonify(table().view())
+
+
+@api.post("/pin")
+@needs_pin
+def check_pin() -> Any:
+    return jsonify(ok=True)
+
+
+@api.get("/games")
+def games() -> Any:
+    return jsonify(games=[g.to_json() for g in table().journal.games()], current=table().game_id)
+
+
+@api.post("/games")
+@needs_pin
+def new_game() -> Any:
+    data = body()
+    game, players, options = data.get("game"), data.get("players"), data.get("options", {})
+    if not isinstance(game, str):
+        raise ApiError(400, "Say which game to start.")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ApiError(400, "List the players by name.")
+    if not isinstance(options, dict):
+        raise ApiError(400, "Options must be a JSON object.")
+    title = data.get("title", "")
+    game_id = table().new_game(game, players, options, title if isinstance(title, str) else "")
+    return jsonify(id=game_id), 201
+
+
+@api.post("/games/<int:game_id>/open")
+@needs_pin
+def open_game(game_id: int) -> Any:
+    if table().journal.game(game_id) is None:
+        raise ApiError(404, f"There is no game number {game_id}.")
+    table().open(game_id)
+    return jsonify(id=game_id)
+
+
+@api.get("/games/<int:game_id>/record")
+def export_game(game_id: int) -> Any:
+    row = table().journal.game(game_id)
+    if row is None:
+        raise ApiError(404, f"There is no game number {game_id}.")
+    text = "\n".join(table().journal.export_lines(game_id)) + "\n"
+    name = f"{row.game}-{game_id}.jsonl"
+    return Response(
+        text,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@api.post("/games/import")
+@needs_pin
+def import_game() -> Any:
+    try:
+        text = request.get_data(as_text=True)
+    except UnicodeDecodeError:
+        raise ApiError(400, "A game record is UTF-8 text.") from None
+    game_id = table().import_record(text.splitlines())
+    return jsonify(id=game_id), 201
+
+
+@api.post("/input")
+@needs_pin
+def submit() -> Any:
+    data = body()
+    if "action" not in data:
+        raise ApiError(400, 'The request needs an "action".')
+    events = table().submit(data["action"], device=device())
+    return jsonify(events=[e.to_json() for e in events], version=table().version)
+
+
+@api.post("/undo")
+@needs_pin
+def undo() -> Any:
+    events = table().undo(device=device())
+    return jsonify(events=[e.to_json() for e in events], version=table().version)
+
+
+@api.post("/redo")
+@needs_pin
+def redo() -> Any:
+    events = table().redo(device=device())
+    return jsonify(events=[e.to_json() for e in events], version=table().version)
+
+
+@api.post("/next")
+@needs_pin
+def next_option() -> Any:
+    table().next_option(device=device())
+    return jsonify(version=table().version)
+
+
+@api.post("/confirm")
+@needs_pin
+def confirm() -> Any:
+    events = table().confirm(device=device())
+    return jsonify(events=[e.to_json() for e in events], version=table().version)
+
+
+def devices() -> Any:
+    rig = ctx()["devices"]
+    if rig is None:
+        raise ApiError(404, "No camera or buttons are attached to this companion.")
+    return rig
+
+
+@api.post("/buttons/<name>")
+@needs_pin
+def press_button(name: str) -> Any:
+    """The mock-hardware panel: press a simulated button (through the same pins as a real one)."""
+    data = request.get_json(silent=True) or {}
+    hold = data.get("hold", 0.0) if isinstance(data, dict) else 0.0
+    if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= 10:
+        raise ApiError(400, "hold is a number of seconds between 0 and 10.")
+    devices().press(name, hold=float(hold))
+    return jsonify(ok=True, version=table().version)
+
+
+@api.post("/camera/roll")
+@needs_pin
+def simulated_roll() -> Any:
+    """Mock mode: the simulated camera shows a random roll of the dice the game waits for."""
+    reading = devices().simulate_roll()
+    return jsonify(reading=reading, version=table().version)
+
+
+@api.get("/camera/frame.jpg")
+def camera_frame() -> Any:
+    jpeg = devices().frame_jpeg()
+    if jpeg is None:
+        raise ApiError(404, "The camera has not produced a frame yet.")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@api.get("/events")
+def events() -> Any:
+    hub: Hub = ctx()["hub"]
+    try:
+        stream = hub.stream(table().view(), request.headers.get("Last-Event-ID"))
+    except TooManyStreams as exc:
+        return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
+    return Response(
+        stream_with_context(stream),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
