@@ -93,7 +93,7 @@ def describe(payout: CasinoPayout, names: Sequence[str]) -> str:
         parts.append(f"{_and(who(s) for s in tie.seats)} tied with {tie.dice}, out")
     empty = [s for s in payout.ranked if s.note is None]
     if empty:
-        parts.append(f"{_and(who(s.seat) for s in empty)} too late for a note")
+        parts.append(f"no note left for {_and(who(s.seat) for s in empty)}")
     if payout.under:
         parts.append(f"{_and(money(v) for v in payout.under)} under the deck")
     if not parts:

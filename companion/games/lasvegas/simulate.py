@@ -49,3 +49,18 @@ def play(
         state, _ = rules.apply(state, action)
         actions.append(action)
     return state, actions
+
+
+def record(players: Sequence[str], options: Mapping[str, JSON], seed: int) -> list[JSON]:
+    """A simulated game as game-record entries (see docs/game-record.md): the header, then each input."""
+    rules = LasVegasRules()
+    _, actions = play(players, options, seed, rules)
+    header: JSON = {
+        "format": "vegas-table-companion/record",
+        "version": 1,
+        "game": rules.name,
+        "players": list(players),
+        "options": dict(options),
+        "title": f"Las Vegas, simulated from seed {seed}",
+    }
+    return [header, *({"type": "input", "action": rules.action_to_json(a)} for a in actions)]
