@@ -1,0 +1,123 @@
+"""``companion run``: wire journal, table, devices and web app, serve, and shut down cleanly.
+
+Safe mode: a start marker is written before the devices come up and removed once the companion
+serves. If the marker is still there at the next start, the last start crashed (a camera driver, a
+pin conflict...), so this start serves the tablet only, with a banner, instead of joining a
+systemd restart loop. Any device failure during start-up does the same without crashing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from companion.config import Config, ConfigError, load, override
+from companion.journal import Journal
+from companion.session import Table
+from companion.web import create_app
+from companion.web.hub import Hub
+
+log = logging.getLogger("companion")
+MARKER = "starting.marker"
+
+
+class Shutdown(Exception):
+    """Raised in the main thread by SIGTERM/SIGINT to leave the server loop."""
+
+
+def on_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text(errors="ignore").lower()
+    except OSError:
+        return False
+
+
+def tablet_urls(host: str, port: int) -> list[str]:
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    urls = [f"http://{socket.gethostname()}.local:{port}/"]
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+            urls.append(f"http://{s.getsockname()[0]}:{port}/")
+    except OSError:
+        pass
+    urls.append(f"http://127.0.0.1:{port}/")
+    return urls
+
+
+def run_daemon(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    started = time.monotonic()
+    try:
+        config = load(args.config)
+        mock = bool(args.mock) or not on_pi()
+        config = override(config, host=args.host, port=args.port, data=args.data, mock=mock)
+    except ConfigError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    data_dir = Path(config.store.data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    marker = data_dir / MARKER
+    safe_reason = None
+    if marker.exists():
+        safe_reason = "the last start did not finish: " + (marker.read_text(errors="ignore").strip() or "unknown")
+    marker.write_text(f"started {time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}")
+
+    journal = Journal(config.store.journal_path)
+    table = Table(journal)
+    hub = Hub(max_streams=config.server.sse_max_streams)
+    rig: Any = None
+    if safe_reason is None:
+        try:
+            from companion.rig import Rig
+
+            rig = Rig(table, config, mock=config.mock)
+        except Exception as exc:  # a device that cannot start must not take the scoreboard with it
+            log.exception("devices failed to start")
+            safe_reason = f"the devices failed to start: {exc}"
+    if safe_reason is not None:
+        log.warning("SAFE MODE (web only): %s", safe_reason)
+        table.set_status("banner", f"Safe mode: {safe_reason}. Camera and buttons are off; enter inputs here.")
+        table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
+    app = create_app(table, config=config, hub=hub, devices=rig)
+
+    from waitress import create_server
+
+    server = create_server(app, host=config.server.host, port=config.server.port, threads=config.threads)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise Shutdown(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    parts = table.status.get("devices", {})
+    log.info("devices: %s", ", ".join(f"{k} {v}" for k, v in parts.items()) or "none")
+    log.info("journal: %s", config.store.journal_path)
+    for url in tablet_urls(config.server.host, config.server.port):
+        print(f"Open on the tablet: {url}", flush=True)
+    if safe_reason is None:
+        marker.unlink(missing_ok=True)
+    log.info("ready in %.2f s", time.monotonic() - started)
+    try:
+        server.run()
+    except Shutdown as exc:
+        log.info("stopping (%s)", exc)
+    finally:
+        hub.close()
+        if rig is not None:
+            rig.close()
+        server.close()
+        journal.close()
+        if safe_reason is not None:
+            marker.unlink(missing_ok=True)  # a clean stop after safe mode: try the devices next time
+        log.info("journal closed; bye")
+    return 0
