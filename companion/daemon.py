@@ -19,7 +19,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from companion.config import Config, ConfigError, load, override
+from companion.config import ConfigError, load, override
 from companion.journal import Journal
 from companion.session import Table
 from companion.web import create_app

@@ -7,6 +7,7 @@ holds a server thread; keepalive comments let dead connections be noticed and cl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -92,7 +93,5 @@ def _put_latest(q: queue.Queue[tuple[int, str] | None], message: tuple[int, str]
             q.put_nowait(message)
             return
         except queue.Full:
-            try:
+            with contextlib.suppress(queue.Empty):
                 q.get_nowait()
-            except queue.Empty:
-                pass
