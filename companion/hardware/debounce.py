@@ -159,6 +159,11 @@ class PressClassifier:
         t = self._clamp(at)
         self._pins[button] = _Pin(raw=pressed, stable=pressed, last_edge=t, burst_start=t, ignore_until_release=pressed)
 
+    @property
+    def now(self) -> float:
+        """The latest time seen; earlier timestamps are treated as this."""
+        return self._now
+
     def device(self, button: str) -> str:
         return f"{self.device_prefix}:{button}"
 
