@@ -11,14 +11,8 @@ from dataclasses import replace
 from companion.games.base import Die
 from companion.games.lasvegas.banknotes import TOTAL, remove_one
 from companion.games.lasvegas.payout import WHITE, pay
-from companion.games.lasvegas.rules import (
-    Casino,
-    DrawNote,
-    LasVegasRules,
-    LasVegasState,
-    Place,
-    Roll,
-)
+from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Place, Roll
+from companion.games.lasvegas.state import Casino, LasVegasState
 
 rules = LasVegasRules()
 ANNA, BENNO, CARLA, DENNY = range(4)

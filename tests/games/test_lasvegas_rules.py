@@ -10,19 +10,14 @@ import pytest
 
 from companion.games import get_rules
 from companion.games.base import Die, MalformedAction, RuleViolation
-from companion.games.lasvegas import banknotes, payout
+from companion.games.lasvegas import banknotes, payout, view
 from companion.games.lasvegas import rules as rules_module
+from companion.games.lasvegas import state as state_module
 from companion.games.lasvegas.banknotes import COMPOSITION, DECK, TOTAL
 from companion.games.lasvegas.payout import WHITE, pay
-from companion.games.lasvegas.rules import (
-    Casino,
-    DrawNote,
-    LasVegasRules,
-    LasVegasState,
-    Place,
-    Roll,
-)
+from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Place, Roll
 from companion.games.lasvegas.simulate import play, random_input
+from companion.games.lasvegas.state import Casino, LasVegasState
 
 rules = LasVegasRules()
 NAMES = ["Anna", "Benno", "Carla", "Denny"]
@@ -187,7 +182,7 @@ def test_white_dice_are_rolled_and_placed_with_own_dice_of_the_chosen_face() -> 
 
 
 def test_ruling_the_engine_draws_no_random_numbers() -> None:
-    for module in (rules_module, payout, banknotes):
+    for module in (rules_module, payout, banknotes, state_module, view):
         source = inspect.getsource(module)
         assert "import random" not in source and "from random" not in source
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from companion.games.base import (
     JSON,
@@ -27,44 +27,34 @@ from companion.games.base import (
     DiceSpec,
     Die,
     Event,
-    Face,
     Option,
     Outcome,
     Rules,
     RuleViolation,
 )
-from companion.games.lasvegas.banknotes import (
-    DECK,
-    STOCK_MINIMUM,
-    VALUES,
-    counted,
-    highest_first,
-    money,
-    remove_one,
+from companion.games.lasvegas.banknotes import DECK, VALUES, highest_first, money, remove_one
+from companion.games.lasvegas.payout import WHITE, describe, pay
+from companion.games.lasvegas.state import (
+    CASINOS,
+    FACES,
+    NEUTRAL,
+    OWN_DICE,
+    PALETTE,
+    ROUNDS,
+    SPARE_WHITES,
+    Casino,
+    LasVegasState,
+    Placement,
+    whites_per_player,
 )
-from companion.games.lasvegas.payout import WHITE, CasinoPayout, describe, pay
+from companion.games.lasvegas.view import payout_json, scoreboard
 
-CASINOS = 6
-FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
-OWN_DICE = 8
-ROUNDS = 4
-NEUTRAL = "white"
-SPARE_WHITES = 2
-PALETTE: tuple[str, ...] = ("red", "blue", "green", "yellow", "black")
-"""Default dice colours by seat. The rulebook names none; white is kept for the neutral dice."""
 OPTIONS = frozenset({"colours", "neutral_dice", "virtual_deck", "money_open", "first_player"})
-Phase = Literal["stock", "spare", "roll", "place", "over"]
-
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
 def number_word(n: int) -> str:
     return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
-
-
-def whites_per_player(players: int) -> int:
-    """White dice each player gets in the neutral dice variant: 4 with two players, 2 with three or four."""
-    return 4 if players == 2 else 2
 
 
 codec: ActionCodec[Any] = ActionCodec()
@@ -95,64 +85,6 @@ class Place:
 
 
 Action = DrawNote | Roll | Place
-
-
-@dataclass(frozen=True)
-class Casino:
-    number: int
-    notes: tuple[int, ...] = ()  # highest first
-    dice: tuple[int, ...] = ()  # per seat
-    white: int = 0
-
-    @property
-    def total(self) -> int:
-        return sum(self.notes)
-
-
-@dataclass(frozen=True)
-class Placement:
-    """The latest dice put down: whose, on which casino, how many own and how many white."""
-
-    seat: int
-    face: int
-    own: int
-    white: int
-
-
-@dataclass(frozen=True)
-class LasVegasState:
-    players: tuple[str, ...]
-    colours: tuple[str, ...]
-    neutral_dice: bool
-    virtual_deck: bool
-    money_open: bool
-    round: int
-    start: int  # seat holding the start card this round
-    current: int  # seat whose input is awaited
-    phase: Phase
-    deck: tuple[int, ...]  # notes still in the draw pile, highest first (order unknown to the engine)
-    under: tuple[int, ...]  # notes put under the deck, highest first
-    casinos: tuple[Casino, ...]
-    own_left: tuple[int, ...]  # own dice each player still holds this round
-    white_left: tuple[int, ...]  # white dice each player still holds this round
-    won: tuple[tuple[int, ...], ...]  # notes each player has taken, highest first
-    roll: tuple[Die, ...] = ()  # the roll waiting to be placed
-    last_placement: Placement | None = None
-    payouts: tuple[CasinoPayout, ...] = ()  # the latest round's payout, casino 1 to 6
-    paid_round: int = 0  # the round ``payouts`` belongs to (0: none yet)
-
-    def money(self, seat: int) -> int:
-        return sum(self.won[seat])
-
-    def dice_left(self, seat: int) -> int:
-        return self.own_left[seat] + self.white_left[seat]
-
-    def casino_to_stock(self) -> int | None:
-        """The first casino, in order 1 to 6, holding less than 50,000 (None: all stocked)."""
-        for c in self.casinos:
-            if c.total < STOCK_MINIMUM:
-                return c.number
-        return None
 
 
 class LasVegasRules(Rules[LasVegasState, Action]):
@@ -209,18 +141,6 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         parts = ((state.colours[seat], state.own_left[seat]), (NEUTRAL, state.white_left[seat]))
         return DiceSpec(state.dice_left(seat), FACES, tuple(p for p in parts if p[1] > 0))
 
-    def placements(self, state: LasVegasState) -> list[Placement]:
-        """The ways to place the current roll, one per face shown, in face order."""
-        if state.phase != "place":
-            return []
-        out = []
-        for face in FACES:
-            own = sum(1 for d in state.roll if d.face == face and d.colour != NEUTRAL)
-            white = sum(1 for d in state.roll if d.face == face and d.colour == NEUTRAL)
-            if own or white:
-                out.append(Placement(state.current, int(face), own, white))
-        return out
-
     def awaiting(self, state: LasVegasState) -> Awaiting[Action]:
         who = (state.current,)
         name = state.players[state.current]
@@ -240,7 +160,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             return Awaiting("dice", who, prompt, dice=self.roll_spec(state))
         if state.phase == "roll":
             return Awaiting("dice", who, f"{name}: roll {_hand(state, state.current)}.", dice=self.roll_spec(state))
-        options = self.placements(state)
+        options = state.placements()
         only = len(options) == 1
         prompt = f"{name}: choose a number; all dice showing it go on that casino."
         return Awaiting(
@@ -334,9 +254,9 @@ class LasVegasRules(Rules[LasVegasState, Action]):
     def _place(self, state: LasVegasState, face: int) -> tuple[LasVegasState, list[Event]]:
         if state.phase != "place":
             raise RuleViolation("There is no roll to place; roll the dice first.")
-        choice = next((p for p in self.placements(state) if p.face == face), None)
+        choice = next((p for p in state.placements() if p.face == face), None)
         if choice is None:
-            shown = ", ".join(str(p.face) for p in self.placements(state))
+            shown = ", ".join(str(p.face) for p in state.placements())
             raise RuleViolation(f"No die shows {face} in this roll; choose one of {shown}.")
         seat = state.current
         casino = state.casinos[face - 1]
@@ -379,7 +299,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
                 if share.note is not None and share.seat != WHITE:
                     won[share.seat].append(share.note)
             under.extend(result.under)
-            events.append(Event("payout", describe(result, state.players), _payout_json(result, state)))
+            events.append(Event("payout", describe(result, state.players), payout_json(result, state)))
         state = replace(
             state,
             won=tuple(highest_first(w) for w in won),
@@ -412,65 +332,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
 
     # --- views -------------------------------------------------------------------------------
     def scoreboard(self, state: LasVegasState) -> JSON:
-        outcome = self.outcome(state)
-        aw = self.awaiting(state)
-        return {
-            "game": self.name,
-            "round": state.round,
-            "rounds": ROUNDS,
-            "phase": state.phase,
-            "start_player": state.start,
-            "current": state.current,
-            "prompt": aw.prompt,
-            "neutral_dice": state.neutral_dice,
-            "virtual_deck": state.virtual_deck,
-            "money_hidden": not state.money_open and state.phase != "over",
-            "players": [self._player_json(state, i) for i in range(len(state.players))],
-            "casinos": [self._casino_json(state, c) for c in state.casinos],
-            "stocking": state.casino_to_stock() if state.phase == "stock" else None,
-            "roll": self._roll_json(state),
-            "last_placement": _placement_json(state.last_placement, state),
-            "deck": {"count": len(state.deck), "total": sum(state.deck), "notes": _counts_json(state.deck)},
-            "under": {"count": len(state.under), "total": sum(state.under)},
-            "payout": {
-                "round": state.paid_round,
-                "lines": [describe(p, state.players) for p in state.payouts],
-                "casinos": [_payout_json(p, state) for p in state.payouts],
-            }
-            if state.payouts
-            else None,
-            "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
-        }
-
-    def _player_json(self, state: LasVegasState, seat: int) -> JSON:
-        return {
-            "name": state.players[seat],
-            "colour": state.colours[seat],
-            "dice_left": state.own_left[seat],
-            "white_left": state.white_left[seat],
-            "money": state.money(seat),
-            "notes": list(state.won[seat]),
-            "note_count": len(state.won[seat]),
-            "start_player": seat == state.start,
-            "to_play": state.phase in ("roll", "place", "spare") and seat == state.current,
-        }
-
-    def _casino_json(self, state: LasVegasState, casino: Casino) -> JSON:
-        counts = [(k, i) for i, k in enumerate(casino.dice) if k]
-        if casino.white:
-            counts.append((casino.white, WHITE))
-        counts.sort(key=lambda c: -c[0])
-        dice = [{**_owner_json(seat, state), "count": k} for k, seat in counts]
-        return {"number": casino.number, "notes": list(casino.notes), "total": casino.total, "dice": dice}
-
-    def _roll_json(self, state: LasVegasState) -> JSON:
-        if state.phase != "place":
-            return None
-        return {
-            "player": state.current,
-            "dice": [d.to_json() for d in state.roll],
-            "by_face": [{"face": p.face, "own": p.own, "white": p.white} for p in self.placements(state)],
-        }
+        return scoreboard(state, self.awaiting(state).prompt, self.outcome(state))
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -550,33 +412,3 @@ def _placed(p: Placement) -> str:
 
 def _and(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _counts_json(notes: tuple[int, ...]) -> JSON:
-    return [{"value": v, "count": k} for v, k in counted(notes).items()]
-
-
-def _placement_json(p: Placement | None, state: LasVegasState) -> JSON:
-    if p is None:
-        return None
-    return {"player": p.seat, "name": state.players[p.seat], "casino": p.face, "own": p.own, "white": p.white}
-
-
-def _owner_json(seat: int, state: LasVegasState) -> dict[str, JSON]:
-    if seat == WHITE:
-        return {"seat": WHITE, "name": "white dice", "colour": NEUTRAL}
-    return {"seat": seat, "name": state.players[seat], "colour": state.colours[seat]}
-
-
-def _payout_json(p: CasinoPayout, state: LasVegasState) -> JSON:
-    def who(seat: int) -> dict[str, JSON]:
-        return _owner_json(seat, state)
-
-    return {
-        "casino": p.casino,
-        "notes": list(p.notes),
-        "paid": [{**who(s.seat), "dice": s.dice, "note": s.note} for s in p.ranked],
-        "ties": [{"dice": t.dice, "players": [who(s) for s in t.seats]} for t in p.ties],
-        "under": list(p.under),
-        "text": describe(p, state.players),
-    }

@@ -11,7 +11,8 @@ import random
 from collections.abc import Mapping, Sequence
 
 from companion.games.base import JSON, Die
-from companion.games.lasvegas.rules import Action, DrawNote, LasVegasRules, LasVegasState, Roll
+from companion.games.lasvegas.rules import Action, DrawNote, LasVegasRules, Roll
+from companion.games.lasvegas.state import LasVegasState
 
 
 def random_input(rules: LasVegasRules, state: LasVegasState, rng: random.Random) -> Action | None:
