@@ -28,6 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("record", help="a .jsonl game record")
     replay.set_defaults(func=_replay)
 
+    simulate = sub.add_parser("simulate", help="play a game with random legal inputs and print its record")
+    simulate.add_argument("game")
+    simulate.add_argument("players", nargs="+", help="player names in seat order")
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--option", action="append", default=[], metavar="KEY=JSON", help="a game option")
+    simulate.set_defaults(func=_simulate)
+
     for name in PLUGINS:
         try:
             module = importlib.import_module(name)
@@ -58,6 +65,26 @@ def _replay(args: argparse.Namespace) -> int:
         return 2
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from companion.games.base import RuleViolation
+    from companion.simulate import simulated_lines
+
+    options = {}
+    for item in args.option:
+        key, _, value = item.partition("=")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    try:
+        for line in simulated_lines(args.game, args.players, options, seed=args.seed):
+            print(line)
+    except RuleViolation as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -90,7 +90,7 @@ def run_daemon(args: argparse.Namespace) -> int:
         table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
     app = create_app(table, config=config, hub=hub, devices=rig)
 
-    from waitress import create_server
+    from waitress.server import create_server
 
     server = create_server(app, host=config.server.host, port=config.server.port, threads=config.threads)
 

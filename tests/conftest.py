@@ -1,0 +1,36 @@
+"""Shared fixtures: a journal in a temporary folder, the table on it, and the web app around it."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")  # before any gpiozero device is built
+
+from companion.config import Config, ServerConfig, StoreConfig  # noqa: E402
+from companion.journal import Journal  # noqa: E402
+from companion.session import Table  # noqa: E402
+
+PIN = "4321"
+AUTH = {"X-Table-Pin": PIN, "X-Device": "test"}
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    return Config(server=ServerConfig(pin=PIN, port=8080), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Iterator[Journal]:
+    j = Journal(tmp_path / "journal.sqlite3")
+    yield j
+    j.close()
+
+
+@pytest.fixture
+def table(journal: Journal) -> Table:
+    return Table(journal)
