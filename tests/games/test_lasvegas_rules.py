@@ -89,7 +89,7 @@ def test_ruling_white_dice_winnings_and_unclaimed_notes_go_under_the_deck() -> N
 
 def test_ruling_empty_deck_then_the_notes_under_it_are_shuffled_and_used() -> None:
     state = rules.setup(NAMES, {})
-    state = replace(state, deck=(10_000,), under=(80_000, 20_000), won=((90_000,) * 0, (), (), ()))
+    state = replace(state, deck=(10_000,), under=(80_000, 20_000))
     state, events = rules.apply(state, DrawNote(10_000))
     assert [e.kind for e in events] == ["stocked", "reshuffled"]
     assert state.deck == (80_000, 20_000) and state.under == ()
