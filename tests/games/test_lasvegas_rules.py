@@ -137,7 +137,7 @@ def over(*won: tuple[int, ...]) -> LasVegasState:
 def test_ruling_end_most_money_wins() -> None:
     outcome = rules.outcome(over((90_000,), (50_000, 30_000)))
     assert outcome is not None and outcome.winners == (0,)
-    assert outcome.text == "Anna wins with 90,000 in 1 notes."
+    assert outcome.text == "Anna wins with 90,000 in 1 note."
 
 
 def test_ruling_end_tie_on_money_most_banknotes_wins() -> None:

@@ -177,10 +177,11 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         best = max((state.money(i), len(state.won[i])) for i in seats)
         leaders = tuple(i for i in seats if (state.money(i), len(state.won[i])) == best)
         names = _and([state.players[i] for i in leaders])
-        amount, notes = best
+        amount, count = best
+        notes = f"{count} {'note' if count == 1 else 'notes'}"
         if len(leaders) == 1:
-            return Outcome(leaders, f"{names} wins with {money(amount)} in {notes} notes.")
-        return Outcome(leaders, f"{names} share the win with {money(amount)} in {notes} notes each.")
+            return Outcome(leaders, f"{names} wins with {money(amount)} in {notes}.")
+        return Outcome(leaders, f"{names} share the win with {money(amount)} in {notes} each.")
 
     # --- transitions -------------------------------------------------------------------------
     def apply(self, state: LasVegasState, action: Action) -> tuple[LasVegasState, list[Event]]:
