@@ -114,6 +114,8 @@ class ButtonPanel:
         The hold takes no wall time: the two edges are stamped ``hold`` apart (at least two debounce
         windows, so a tap survives the debounce) and the release is settled before returning, so the
         event has reached ``on_event`` when this returns. Only for pins with ``drive_low`` (mock pins).
+        The classifier's time runs ahead of the clock by the hold until the clock catches up; an
+        edge arriving in that span is stamped at its end.
         """
         button = self._buttons[name]
         pin = button.pin
