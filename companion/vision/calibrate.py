@@ -1,0 +1,70 @@
+"""Building a profile of the table's dice: from labelled photos, or one confirmed die at a time.
+
+The guided calibration (roll the set a few times, confirm each reading on the tablet) and the
+``companion dice calibrate DIR`` command both end here. Each confirmed die gives the patch the reader
+itself would cut for it; windows well away from every die become "not a die" examples, so the table's
+own tray, walls and props are learnt too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from companion.vision import FACES
+from companion.vision.crops import patch
+from companion.vision.evaluate import LabelledDie
+from companion.vision.profile import Profile
+from companion.vision.reader import DiceReader, DieReading
+
+NOT_A_DIE = 7
+MAX_BACKGROUND_PER_IMAGE = 12
+
+
+def class_of(value: int | str) -> int:
+    return FACES.index(value)
+
+
+def add_confirmed(profile: Profile, reader: DiceReader, frame: np.ndarray, die: DieReading,
+                  value: int | str) -> None:
+    """Keep a die the table confirmed (or corrected) as a labelled patch."""
+    x0, y0, x1, y1 = die.box
+    size = max(x1 - x0, y1 - y0) * 1.1
+    profile.add(patch(frame, die.center[0], die.center[1], size, reader.classifier.patch), class_of(value))
+
+
+def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
+                       labels: list[LabelledDie]) -> list[float]:
+    """Add every labelled die of one photo, plus some "not a die" windows; returns the die sizes used."""
+    wins = reader.window_patches(frame)
+    sizes: list[float] = []
+    background = 0
+    for lab in labels:
+        near = [w for w in wins if math.dist((w[0], w[1]), lab.center) < 0.45 * max(lab.size, w[2] / 1.1)]
+        if near:
+            cx, cy, size, p = min(near, key=lambda w: math.dist((w[0], w[1]), lab.center))
+            profile.add(p, class_of(lab.value))
+        else:
+            size = lab.size * 1.25
+        # A label-centred patch too: the reader may place its window either way.
+        profile.add(patch(frame, lab.center[0], lab.center[1], size, reader.classifier.patch),
+                    class_of(lab.value))
+        sizes.append(size / 1.1)
+    for cx, cy, size, p in wins:
+        far = all(math.dist((cx, cy), lab.center) > 0.8 * max(lab.size, size) for lab in labels)
+        if far and background < MAX_BACKGROUND_PER_IMAGE:
+            profile.add(p, NOT_A_DIE)
+            background += 1
+    return sizes
+
+
+def build_profile(reader: DiceReader, photos: Iterable[tuple[np.ndarray, list[LabelledDie]]]) -> Profile:
+    """A profile from labelled photos of the table's dice."""
+    profile = Profile()
+    for frame, labels in photos:
+        add_labelled_frame(profile, reader, frame, labels)
+    # The die size stays unset (0): photos of a set may be taken from different heights. Tray
+    # calibration, with its markers, is what fixes the scale.
+    return profile

@@ -1,0 +1,118 @@
+"""``companion dice read|eval|calibrate``: the dice reader from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    dice = sub.add_parser("dice", help="read dice in photos, score the reader, build a profile")
+    dsub = dice.add_subparsers(dest="dice_command", required=True)
+
+    read = dsub.add_parser("read", help="read the dice in images; one JSON line per image with --json")
+    read.add_argument("images", nargs="+", help="image files")
+    read.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    read.add_argument("--profile", help="a profile made by 'companion dice calibrate'")
+    read.add_argument("--annotate", metavar="DIR", help="write each image annotated into DIR")
+    read.add_argument("--expected", type=int, help="how many dice there are, if known")
+    read.set_defaults(func=_read)
+
+    ev = dsub.add_parser("eval", help="score the reader against YOLO labels (DIR/images, DIR/labels)")
+    ev.add_argument("data_dir")
+    ev.add_argument("--profile", help="a profile made by 'companion dice calibrate'")
+    ev.add_argument("--skip", nargs="*", default=[], help="image stems to leave out (e.g. the profile's)")
+    ev.add_argument("--split", help="'train' or 'test': only that part of the fixed split (split.json)")
+    ev.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ev.set_defaults(func=_eval)
+
+    cal = dsub.add_parser("calibrate", help="build a profile from labelled photos of the table's dice")
+    cal.add_argument("data_dir", help="photos with YOLO labels (class 6 = symbol face)")
+    cal.add_argument("--out", required=True, help="profile file to write (.npz)")
+    cal.add_argument("--only", nargs="*", help="image stems to use (default: all)")
+    cal.set_defaults(func=_calibrate)
+
+
+def _load_profile(path: str | None):  # type: ignore[no-untyped-def]
+    if path is None:
+        return None
+    from companion.vision.profile import Profile
+
+    return Profile.load(path)
+
+
+def _read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.annotate import annotate
+    from companion.vision.reader import DiceReader
+
+    reader = DiceReader(profile=_load_profile(args.profile))
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for name in args.images:
+        frame = cv2.imread(name)
+        if frame is None:
+            print(f"{name}: cannot read image", file=sys.stderr)
+            status = 2
+            continue
+        reading = reader.read(frame, expected=args.expected)
+        if args.json:
+            obj = {"image": name, "dice": [d.to_json() for d in reading.dice], "ms": round(reading.ms, 2)}
+            print(json.dumps(obj), flush=True)
+        else:
+            values = " ".join(f"{d.value}{'?' if d.uncertain else ''}" for d in reading.dice)
+            print(f"{name}: {values or '(no dice)'}  [{reading.ms:.1f} ms]")
+        if out_dir is not None:
+            cv2.imwrite(str(out_dir / (Path(name).stem + ".png")), annotate(frame, reading))
+    return status
+
+
+def _split_stems(data_dir: Path, part: str) -> list[str] | None:
+    from companion.vision.classifier import MODELS
+
+    split = json.loads((MODELS.parent / "split.json").read_text())
+    entry = split.get(data_dir.resolve().name)
+    return None if entry is None else list(entry[part])
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from companion.vision.evaluate import Score, iterate
+    from companion.vision.reader import UNCERTAIN, DiceReader
+
+    data = Path(args.data_dir)
+    only = _split_stems(data, args.split) if args.split else None
+    if args.split and only is None:
+        print(f"{data}: not in split.json", file=sys.stderr)
+        return 2
+    reader = DiceReader(profile=_load_profile(args.profile))
+    score = Score()
+    for _, frame, labels in iterate(data, skip=args.skip, only=only):
+        reading = reader.read(frame)
+        dice = [(d.value, d.box, d.center, d.confidence) for d in reading.dice]
+        score.add(labels, dice, reading.ms, UNCERTAIN)
+    if score.images == 0:
+        print(f"{data}: no labelled images", file=sys.stderr)
+        return 2
+    print(json.dumps(score.summary()) if args.json else score.report())
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from companion.vision.calibrate import build_profile
+    from companion.vision.evaluate import iterate
+    from companion.vision.reader import DiceReader
+
+    reader = DiceReader()
+    photos = [(frame, labels) for _, frame, labels in iterate(Path(args.data_dir), only=args.only)]
+    if not photos:
+        print(f"{args.data_dir}: no labelled images", file=sys.stderr)
+        return 2
+    profile = build_profile(reader, photos)
+    profile.save(args.out)
+    print(f"{args.out}: {len(profile)} patches from {len(photos)} photos")
+    return 0

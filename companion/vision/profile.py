@@ -1,0 +1,82 @@
+"""A profile: the table's own dice, as labelled patches, and how the reader adapts to them.
+
+Every reading the table confirms (and each die of the guided calibration) is kept as a 32x32 patch
+with its class. On loading, the patches go through the classifier once and their embeddings are kept;
+a new die is then also judged by its nearest neighbours among them (cosine similarity of embeddings).
+Patches, not embeddings, are stored, so a profile survives a retrained model.
+
+A profile file is a ``.npz`` with ``patches`` (n x 32 x 32 x 3 uint8, BGR), ``labels`` (class index:
+0-5 faces 1-6, 6 the symbol face, 7 not a die) and ``die_size`` (typical die side in px, or 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from companion.vision.classifier import FaceClassifier
+
+K = 7  # neighbours consulted
+SHARPNESS = 20.0  # softmax over cosine similarities: higher trusts the nearest neighbour more
+
+
+@dataclass
+class Profile:
+    patches: list[np.ndarray] = field(default_factory=list)
+    labels: list[int] = field(default_factory=list)
+    die_size: float = 0.0
+    _emb: np.ndarray | None = field(default=None, repr=False)
+    _emb_model: int = 0
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def add(self, patch: np.ndarray, label: int) -> None:
+        """Keep one confirmed patch (class index as in the classifier)."""
+        self.patches.append(np.ascontiguousarray(patch, np.uint8))
+        self.labels.append(int(label))
+        self._emb = None
+
+    def save(self, path: Path | str) -> None:
+        arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
+        with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
+            np.savez_compressed(fh, patches=arr, labels=np.array(self.labels, np.int64),
+                                die_size=np.float64(self.die_size))
+
+    @classmethod
+    def load(cls, path: Path | str) -> Profile:
+        with np.load(path) as data:
+            patches = [p for p in data["patches"]]
+            labels = [int(v) for v in data["labels"]]
+            die_size = float(data["die_size"])
+        return cls(patches, labels, die_size)
+
+    def embeddings(self, classifier: FaceClassifier) -> np.ndarray:
+        if self._emb is None or self._emb_model != id(classifier):
+            scores = classifier.classify(self.patches)
+            self._emb = scores.embeddings
+            self._emb_model = id(classifier)
+        return self._emb
+
+    def vote(self, classifier: FaceClassifier, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class distribution from the nearest profile patches of each embedding (rows), and the
+        similarity of the nearest one (how familiar the die looks)."""
+        n_cls = len(classifier.classes)
+        if not self.labels or emb.size == 0:
+            return np.full((len(emb), n_cls), 1.0 / n_cls, np.float32), np.zeros(len(emb), np.float32)
+        ref = self.embeddings(classifier)
+        labels = np.array(self.labels)
+        sims = emb @ ref.T
+        k = min(K, len(labels))
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        out = np.zeros((len(emb), n_cls), np.float32)
+        nearest = np.zeros(len(emb), np.float32)
+        for i in range(len(emb)):
+            s = sims[i, top[i]]
+            w = np.exp(SHARPNESS * (s - s.max()))
+            np.add.at(out[i], labels[top[i]], w)
+            out[i] /= out[i].sum()
+            nearest[i] = float(s.max())
+        return out, nearest

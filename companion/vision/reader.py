@@ -1,0 +1,176 @@
+"""Reading every die in a frame: ``read_dice(frame) -> Reading``.
+
+1. ``segment`` proposes die-sized windows by classical means (tray model, colour and detail cues).
+2. The classifier scores every window at once (faces 1-6, symbol face, not a die); non-maximum
+   suppression keeps one window per die.
+3. With a profile, the die's nearest neighbours among the table's confirmed dice vote too.
+4. ``pips`` counts pips classically; where count and classifier disagree the die is uncertain.
+5. ``colour`` names the body colour.
+
+The confidence is the calibrated probability of the answer, lowered when the two readers disagree or
+the die looks unlike anything in the profile. Below ``UNCERTAIN`` the tablet should ask for one tap.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from companion.vision import FACES
+from companion.vision.classifier import FaceClassifier
+from companion.vision.colour import body_colour
+from companion.vision.crops import patch
+from companion.vision.pips import count_pips
+from companion.vision.profile import Profile
+from companion.vision.segment import find_candidates, typical_side, windows
+
+UNCERTAIN = 0.6  # below this confidence a die is reported but should be confirmed on the tablet
+DIE_SCORE = 0.5  # a window is a die when the classifier gives "not a die" less than this
+STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
+
+
+@dataclass(frozen=True)
+class DieReading:
+    value: int | str  # 1-6 or "worm"
+    center: tuple[float, float]
+    box: tuple[int, int, int, int]
+    confidence: float
+    colour: str
+    state: str = "settled"
+    pips: int | None = None  # the classical pip count, for diagnostics
+    alternatives: tuple[tuple[int | str, float], ...] = ()  # next likely values
+
+    @property
+    def uncertain(self) -> bool:
+        return self.confidence < UNCERTAIN or self.state != "settled"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "box": list(self.box),
+            "confidence": round(self.confidence, 4),
+            "colour": self.colour,
+            "state": self.state,
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    dice: list[DieReading] = field(default_factory=list)
+    ms: float = 0.0
+
+    @property
+    def values(self) -> list[int | str]:
+        return [d.value for d in self.dice]
+
+    @property
+    def uncertain(self) -> list[DieReading]:
+        return [d for d in self.dice if d.uncertain]
+
+    def to_json(self) -> dict[str, object]:
+        return {"dice": [d.to_json() for d in self.dice], "ms": round(self.ms, 2)}
+
+
+@dataclass(frozen=True)
+class _Window:
+    cx: float
+    cy: float
+    size: float
+    probs: np.ndarray
+    emb: np.ndarray
+    patch: np.ndarray
+
+
+class DiceReader:
+    """Holds the loaded network (load once) and an optional profile of the table's dice."""
+
+    def __init__(self, model_path: Path | str | None = None, profile: Profile | None = None) -> None:
+        self.classifier = FaceClassifier(model_path)
+        self.profile = profile
+
+    def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
+             die_size: float | None = None) -> Reading:
+        t0 = time.perf_counter()
+        prof = profile if profile is not None else self.profile
+        size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
+        found = self._dice_windows(frame, size_hint, prof)
+        if expected is not None and len(found) > expected:
+            found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
+        dice = [self._read_die(frame, w, prof) for w in found]
+        dice.sort(key=lambda d: (d.center[1], d.center[0]))
+        return Reading(dice, (time.perf_counter() - t0) * 1000.0)
+
+    def window_patches(self, frame: np.ndarray, die_size: float | None = None
+                       ) -> list[tuple[float, float, float, np.ndarray]]:
+        """(cx, cy, size, patch) for every proposed window: what the classifier and profile see."""
+        cands = find_candidates(frame, die_size=die_size)
+        side = die_size or typical_side(cands)
+        out = []
+        for cx, cy, size in windows(cands, side, frame.shape):
+            out.append((float(cx), float(cy), float(size), patch(frame, cx, cy, size, self.classifier.patch)))
+        return out
+
+    def _die_score(self, probs: np.ndarray) -> float:
+        return float(1.0 - probs[self.classifier.none_class])
+
+    def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
+        wins = self.window_patches(frame, die_size)
+        scores = self.classifier.classify([w[3] for w in wins])
+        probs = scores.probs
+        if prof is not None and len(prof) > 0 and len(wins):
+            votes, _ = prof.vote(self.classifier, scores.embeddings)
+            probs = 0.5 * probs + 0.5 * votes
+        cands = [
+            _Window(cx, cy, size, probs[i], scores.embeddings[i], p)
+            for i, (cx, cy, size, p) in enumerate(wins)
+            if self._die_score(probs[i]) >= DIE_SCORE
+        ]
+        cands.sort(key=lambda w: -float(np.max(np.delete(w.probs, self.classifier.none_class))))
+        kept: list[_Window] = []
+        for w in cands:
+            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.55 * max(w.size, k.size) / 1.1 for k in kept):
+                kept.append(w)
+        return kept
+
+    def _read_die(self, frame: np.ndarray, w: _Window, prof: Profile | None) -> DieReading:
+        none = self.classifier.none_class
+        face_probs = np.delete(w.probs, none)
+        face_probs = face_probs / max(float(face_probs.sum()), 1e-6)
+        order = np.argsort(-face_probs)
+        best = int(order[0])
+        value = FACES[best]
+        conf = float(face_probs[best]) * min(1.0, self._die_score(w.probs) / 0.9)
+        pips = count_pips(frame, w.cx, w.cy, w.size)
+        if isinstance(value, int):
+            if pips.count is None:
+                conf *= 0.85
+            elif pips.count != value:
+                conf *= 0.5
+        half = w.size / 2.2
+        h, wd = frame.shape[:2]
+        box = (max(0, int(w.cx - half)), max(0, int(w.cy - half)),
+               min(wd, int(np.ceil(w.cx + half))), min(h, int(np.ceil(w.cy + half))))
+        state = "settled" if conf >= UNCERTAIN else "unreadable"
+        alts = tuple((FACES[int(i)], round(float(face_probs[int(i)]), 4)) for i in order[1:3])
+        return DieReading(value, (w.cx, w.cy), box, conf, body_colour(frame, w.cx, w.cy, w.size),
+                          state, pips.count, alts)
+
+
+_DEFAULT: DiceReader | None = None
+
+
+def default_reader() -> DiceReader:
+    """The process-wide reader with the shipped model (loaded on first use)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = DiceReader()
+    return _DEFAULT
+
+
+def read_dice(frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None) -> Reading:
+    """Read every die in a BGR frame (any size) with the shipped model and an optional profile."""
+    return default_reader().read(frame, profile=profile, expected=expected)

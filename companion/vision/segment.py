@@ -1,0 +1,177 @@
+"""Classical die finding: where in the frame are the dice?
+
+A die is a small, roughly square object that differs from the tray around it in colour or brightness and
+carries sharp detail (pips, edges). The tray is estimated by a median filter much larger than a die
+(the dice vanish from it); what differs from it, in colour or in local detail, is foreground. Blobs of
+foreground are dice candidates; blobs about two dice large are split at the narrowest point (touching
+dice). Candidates are deliberately generous: the face classifier has a "not a die" class that rejects
+tray walls, cables and hands, so a missed die costs more here than an extra candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_WIDTH = 320  # candidates are found on a frame scaled to this width (speed); boxes map back
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A region that may hold one die, in the frame's own pixels."""
+
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1
+    center: tuple[float, float]
+    size: float  # side of the square that the die's blob fills, px
+    angle: float  # orientation of its minimum-area rectangle, degrees
+
+
+def foreground(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """A 0/255 foreground mask at working scale and the working scale factor (work px per frame px)."""
+    h, w = frame.shape[:2]
+    scale = WORK_WIDTH / w
+    small = cv2.resize(frame, (WORK_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    lab = lab8.astype(np.float32)
+    # The tray: a median over ~1/7 of the width at quarter scale, where a die is a few pixels.
+    tiny = cv2.resize(lab8, (WORK_WIDTH // 4, max(1, lab8.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    bg_tiny = cv2.medianBlur(tiny, _odd(WORK_WIDTH // 28))
+    bg = cv2.resize(bg_tiny, (lab8.shape[1], lab8.shape[0]), interpolation=cv2.INTER_LINEAR)
+    diff = lab - bg.astype(np.float32)
+    d_l = np.where(diff[..., 0] > 0, diff[..., 0], 0.3 * diff[..., 0])
+    colour = np.sqrt(d_l**2 + 2.0 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
+    grey = lab[..., 0]
+    mean = cv2.blur(grey, (5, 5))
+    detail = np.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
+    score = colour + 1.5 * detail
+    noise = float(np.median(score))
+    mad = float(np.median(np.abs(score - noise))) + 1e-3
+    thr = max(22.0, noise + 6.0 * mad)
+    mask = (score > thr).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return _fill_holes(mask), scale
+
+
+def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list[Candidate]:
+    """Regions that may be dice. ``die_size`` (frame px) if known, e.g. from tray markers."""
+    mask, scale = foreground(frame)
+    h, w = frame.shape[:2]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    min_area = 20
+    blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
+    side = die_size * scale if die_size is not None else _typical_side(stats, blobs)
+    out: list[Candidate] = []
+    for i in blobs:
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if side > 0 and area < 0.25 * side * side:
+            continue
+        comp = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        parts = _split(comp, side) if side > 0 and area > 1.7 * side * side else [comp]
+        for part in parts:
+            cand = _candidate(part, x, y, scale, w, h)
+            if cand is not None:
+                out.append(cand)
+    return out
+
+
+def _typical_side(stats: np.ndarray, blobs: list[int]) -> float:
+    """The side of a typical die at working scale, from square-ish blobs of plausible size."""
+    sides = []
+    for i in blobs:
+        _, _, bw, bh, area = (int(v) for v in stats[i])
+        fill = area / max(bw * bh, 1)
+        if 0.55 < bw / max(bh, 1) < 1.8 and fill > 0.5 and 6 <= max(bw, bh) <= WORK_WIDTH / 4:
+            sides.append(np.sqrt(area))
+    return float(np.median(sides)) if sides else 0.0
+
+
+def _split(comp: np.ndarray, side: float) -> list[np.ndarray]:
+    """Split a blob of touching dice at distance-transform peaks (one peak per die)."""
+    dist = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
+    peak_r = max(2.0, side * 0.3)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(int(side * 0.7)), _odd(int(side * 0.7))))
+    local_max = (dist >= cv2.dilate(dist, kernel) - 1e-3) & (dist >= peak_r)
+    n, markers = cv2.connectedComponents(local_max.astype(np.uint8))
+    if n <= 2:
+        return [comp] if n == 2 and comp.sum() < 3.0 * side * side else []
+    ws = cv2.watershed(cv2.cvtColor(comp * 255, cv2.COLOR_GRAY2BGR), markers.astype(np.int32))
+    return [((ws == k) & (comp > 0)).astype(np.uint8) for k in range(1, n)]
+
+
+def _candidate(part: np.ndarray, x: int, y: int, scale: float, w: int, h: int) -> Candidate | None:
+    pts = cv2.findNonZero(part)
+    if pts is None or len(pts) < 12:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+    size = float(np.sqrt(len(pts)))
+    if max(rw, rh) > 2.6 * max(min(rw, rh), 1.0):
+        return None  # a stick, an edge or a cable, not a die
+    bx, by, bw, bh = cv2.boundingRect(pts)
+    inv = 1.0 / scale
+    box = (
+        max(0, int((x + bx) * inv)),
+        max(0, int((y + by) * inv)),
+        min(w, int(np.ceil((x + bx + bw) * inv))),
+        min(h, int(np.ceil((y + by + bh) * inv))),
+    )
+    return Candidate(box, ((x + cx + 0.5) * inv, (y + cy + 0.5) * inv), size * inv, float(angle))
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """Fill die-sized holes (a face whose colour matches the tray), not the inside of the tray wall."""
+    inverse = cv2.bitwise_not(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
+    limit = (WORK_WIDTH / 10) ** 2
+    h, w = mask.shape
+    small = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
+        small[i] = area < limit and not touches_edge
+    filled = mask.copy()
+    filled[small[labels]] = 255
+    return filled
+
+
+def _odd(k: int) -> int:
+    return max(3, k | 1)
+
+
+def typical_side(candidates: list[Candidate]) -> float:
+    """The side of a typical die in frame px: the lower median of candidate sizes (merged dice are larger)."""
+    if not candidates:
+        return 0.0
+    sizes = sorted(c.size for c in candidates)
+    return float(sizes[(len(sizes) - 1) // 3])
+
+
+def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """Square windows (cx, cy, size) for the classifier: one per die-sized candidate, a grid over larger ones.
+
+    A candidate holding several touching dice (or a die merged with the tray wall) is covered by
+    overlapping die-sized windows; the classifier's "not a die" class and non-maximum suppression pick
+    the dice out of them.
+    """
+    h, w = frame_shape[:2]
+    out: list[tuple[int, int, int]] = []
+    if side <= 0:
+        return out
+    win = side * 1.25
+    for c in candidates:
+        x0, y0, x1, y1 = c.box
+        bw, bh = x1 - x0, y1 - y0
+        if max(bw, bh) <= 1.5 * win:
+            out.append((round((x0 + x1) / 2), round((y0 + y1) / 2), round(max(bw, bh, side) * 1.1)))
+            continue
+        step = side * 0.5
+        nx = max(1, int(np.ceil((bw - win) / step)) + 1)
+        ny = max(1, int(np.ceil((bh - win) / step)) + 1)
+        for j in range(ny):
+            for i in range(nx):
+                cx = x0 + win / 2 + (bw - win) * (i / (nx - 1) if nx > 1 else 0.5)
+                cy = y0 + win / 2 + (bh - win) * (j / (ny - 1) if ny > 1 else 0.5)
+                out.append((round(min(max(cx, 0), w)), round(min(max(cy, 0), h)), round(win)))
+    return out

@@ -1,0 +1,47 @@
+import numpy as np
+import pytest
+
+from companion.vision.render import RenderDie, random_dice, render_dice
+
+
+def test_same_seed_same_frame():
+    dice = [RenderDie(2, "red"), RenderDie("worm", "white"), RenderDie(6, "black")]
+    a, da = render_dice(dice, seed=5, glare=True, noise=3)
+    b, db = render_dice(dice, seed=5, glare=True, noise=3)
+    assert np.array_equal(a, b)
+    assert da == db
+    c, _ = render_dice(dice, seed=6)
+    assert not np.array_equal(a, c)
+
+
+def test_drawn_dice_are_inside_the_frame_and_apart():
+    rng = np.random.default_rng(1)
+    frame, drawn = render_dice(random_dice(rng, 8), seed=2, size=(320, 240))
+    assert frame.shape == (240, 320, 3)
+    assert len(drawn) == 8
+    for d in drawn:
+        x0, y0, x1, y1 = d.box
+        assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 240
+        assert x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1
+
+
+def test_touching_pairs_touch():
+    _, drawn = render_dice([RenderDie(1), RenderDie(2)], seed=3, touching=True, die_size=40)
+    (ax, ay), (bx, by) = drawn[0].center, drawn[1].center
+    assert np.hypot(ax - bx, ay - by) == pytest.approx(0.52 * 2 * 40, rel=0.01)
+
+
+def test_dim_frames_are_darker_and_hand_covers_the_tray():
+    dice = [RenderDie(4, "yellow")]
+    bright, _ = render_dice(dice, seed=1)
+    dim, _ = render_dice(dice, seed=1, dim=0.4)
+    hand, _ = render_dice(dice, seed=1, hand=True)
+    assert dim.mean() < 0.5 * bright.mean()
+    assert np.mean(np.any(hand != bright, axis=2)) > 0.03
+
+
+def test_bad_faces_and_colours_are_refused():
+    with pytest.raises(ValueError):
+        RenderDie(7)
+    with pytest.raises(ValueError):
+        RenderDie(3, "mauve")
