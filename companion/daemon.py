@@ -113,6 +113,7 @@ def run_daemon(args: argparse.Namespace) -> int:
         log.info("stopping (%s)", exc)
     finally:
         hub.close()
+        hub.wait_closed()
         if rig is not None:
             rig.close()
         server.close()

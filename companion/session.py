@@ -255,7 +255,7 @@ class Table:
                 "undo_label": describe(last) if last else None,
                 "undo_warns": bool(last and last.entry.get("action", {}).get("type") == "roll"),
                 "can_redo": bool(timeline.redo_stack),
-                "awaiting": awaiting_json(rules, awaiting, highlight),
+                "awaiting": awaiting_json(rules, awaiting, highlight, self.controls.highlight is not None),
                 "scoreboard": rules.scoreboard(state),
                 "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
                 "log": list(self.log),
@@ -265,7 +265,8 @@ class Table:
             return base
 
 
-def awaiting_json(rules: Any, awaiting: Awaiting[Any], highlight: int = 0) -> dict[str, Any]:
+def awaiting_json(rules: Any, awaiting: Awaiting[Any], highlight: int = 0, chosen: bool = False) -> dict[str, Any]:
+    """``highlight`` is the option *confirm* would take; ``chosen`` says a player moved it there."""
     return {
         "kind": awaiting.kind,
         "players": list(awaiting.players),
@@ -275,7 +276,7 @@ def awaiting_json(rules: Any, awaiting: Awaiting[Any], highlight: int = 0) -> di
                 "action": rules.action_to_json(o.action),
                 "label": o.label,
                 "recommended": o.recommended,
-                "highlighted": i == highlight,
+                "highlighted": i == highlight and (chosen or o.recommended),
             }
             for i, o in enumerate(awaiting.options)
         ],

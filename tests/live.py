@@ -24,6 +24,7 @@ def serve(app: Flask, threads: int = 8) -> Iterator[str]:
     finally:
         hub = app.extensions["companion"]["hub"]
         hub.close()
+        hub.wait_closed()
         server.close()
         thread.join(timeout=5)
 

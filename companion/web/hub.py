@@ -11,6 +11,7 @@ import contextlib
 import json
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,6 +49,13 @@ class Hub:
             targets = list(self._queues)
         for q in targets:
             _put_latest(q, None)
+
+    def wait_closed(self, timeout: float = 2.0) -> bool:
+        """After :meth:`close`: wait until every stream has ended (so the server can stop cleanly)."""
+        deadline = time.monotonic() + timeout
+        while self.streams and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return not self.streams
 
     def stream(self, first: dict[str, Any], last_event_id: str | None = None) -> Iterator[str]:
         """The text/event-stream body for one page: the current view at once, then each change."""

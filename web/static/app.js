@@ -73,19 +73,25 @@ function askPin(message) {
 }
 
 function updatePinButton(unlocked) {
-  $("btn-pin").textContent = unlocked ? "🔓 Unlocked" : "🔒 PIN";
+  $("btn-pin").textContent = unlocked ? "Unlocked" : "Enter PIN";
 }
 
 // ---- rendering -----------------------------------------------------------------------------
 function dieEl(face, extra = "") {
   const d = document.createElement("span");
   d.className = `die ${extra}`;
-  if (face === "worm") { d.textContent = "🪱"; d.classList.add("worm"); d.title = "worm (5)"; }
+  if (face === "worm") { d.append(wormIcon()); d.classList.add("worm"); d.title = "worm (5)"; }
   else { d.textContent = face; }
   return d;
 }
 
-function faceLabel(face) { return face === "worm" ? "🪱" : String(face); }
+function wormIcon() {
+  const w = document.createElement("span");
+  w.className = "wormicon";
+  w.setAttribute("aria-label", "worm");
+  return w;
+}
+window.wormIcon = wormIcon;
 
 function render(v) {
   view = v;
@@ -113,7 +119,7 @@ function render(v) {
   $("waiting").textContent = aw.prompt;
   $("waiting").dataset.player = who;
   $("outcome").hidden = !g.outcome;
-  $("outcome").textContent = g.outcome ? `🏆 ${g.outcome.text}` : "";
+  $("outcome").textContent = g.outcome ? g.outcome.text : "";
 
   const opts = $("options");
   opts.replaceChildren(...aw.options.map((o) => {

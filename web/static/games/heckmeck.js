@@ -12,8 +12,17 @@
       if (text !== undefined) e.textContent = text;
       return e;
     };
-    const worms = (n) => "🪱".repeat(n);
-    const die = (f) => h("span", "die" + (f === "worm" ? " worm" : ""), f === "worm" ? "🪱" : String(f));
+    const worms = (n) => {
+      const span = h("span", "worms");
+      span.title = `${n} worm${n > 1 ? "s" : ""}`;
+      for (let i = 0; i < n; i++) span.append(window.wormIcon());
+      return span;
+    };
+    const die = (f) => {
+      const d = h("span", "die" + (f === "worm" ? " worm" : ""), f === "worm" ? undefined : String(f));
+      if (f === "worm") d.append(window.wormIcon());
+      return d;
+    };
     const tops = new Set(sb.players.map((p) => p.top).filter((t) => t !== null));
 
     const grill = h("div", "grill");
@@ -24,7 +33,7 @@
       const tile = h("div", "tile" + (onGrill ? "" : down ? " face-down" : " taken"));
       tile.dataset.tile = t;
       if (onGrill || !down) {
-        tile.append(h("b", "", String(t)), h("span", "worms", worms(Math.floor((t - 17) / 4))));
+        tile.append(h("b", "", String(t)), worms(Math.floor((t - 17) / 4)));
       }
       if (!onGrill && !down) tile.title = tops.has(t) ? "on top of a stack" : "in a stack";
       grill.append(tile);
@@ -36,7 +45,7 @@
       card.dataset.testid = `player-${i}`;
       card.append(h("div", "name", p.name));
       const top = h("div", "top-tile");
-      if (p.top !== null) top.append(h("b", "", String(p.top)), h("span", "worms", worms(Math.floor((p.top - 17) / 4))));
+      if (p.top !== null) top.append(h("b", "", String(p.top)), worms(Math.floor((p.top - 17) / 4)));
       else top.textContent = "—";
       card.append(top);
       const score = h("div", "score", `${p.worms} worms · ${p.stack.length} tiles`);

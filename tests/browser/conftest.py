@@ -1,0 +1,66 @@
+"""Headless Debian Chromium driven by Playwright (``playwright install`` cannot download here)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.config import Config, ServerConfig, StoreConfig
+from companion.journal import Journal
+from companion.rig import Rig
+from companion.session import Table
+from companion.web import create_app
+
+from live import serve  # type: ignore[import-not-found]
+
+PIN = "4321"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+]
+
+
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not path:
+        pytest.fail("Debian's chromium is needed for the browser tests: apt-get install chromium (.ci/run does)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[tuple[str, Table]]:
+    """A mock-hardware companion on a free port: (base URL, its table)."""
+    config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
+    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    rig = Rig(table, config, mock=True, seed=3)
+    app = create_app(table, config=config, devices=rig)
+    try:
+        with serve(app) as base:
+            yield base, table
+    finally:
+        rig.close()
+        table.journal.close()
+
+
+@pytest.fixture
+def page(browser: Any, companion: tuple[str, Table]) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    yield pg
+    context.close()
