@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from live import serve  # type: ignore[import-not-found]
 
 from companion.config import Config, ServerConfig, StoreConfig
 from companion.journal import Journal
 from companion.rig import Rig
 from companion.session import Table
 from companion.web import create_app
-
-from live import serve  # type: ignore[import-not-found]
 
 PIN = "4321"
 CHROMIUM_ARGS = [
