@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# Install the Vegas Table Companion on Raspberry Pi OS Bookworm (Pi 4 or Pi 5), from a fresh image.
+#
+#   sudo ./firmware_config/install.sh             install or upgrade, start the service
+#   sudo ./firmware_config/install.sh --kiosk     also show the scoreboard on a display attached to the Pi
+#   ./firmware_config/install.sh --dry-run        print every action, change nothing (no sudo needed)
+#   sudo ./firmware_config/install.sh --uninstall remove it; the journal and the config stay
+#   sudo ./firmware_config/install.sh --uninstall --purge   ... and remove them and the user too
+#
+# What it does: apt packages (picamera2, lgpio and gpiozero come from apt and are seen through a venv
+# made with --system-site-packages), an unprivileged user "companion" in the gpio and video groups,
+# the package in /opt/companion/venv, the config in /etc/companion, a systemd unit allowed to listen
+# on port 80 (AmbientCapabilities, no setcap), the camera lines in /boot/firmware/config.txt, and the
+# hostname so the tablet opens http://companion.local. Running it again upgrades in place.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SOURCE="$(dirname "$HERE")"
+
+ROOT=""
+DRY_RUN=0
+ACTION=install
+KIOSK=0
+PURGE=0
+NEW_HOSTNAME=companion
+
+SERVICE_USER=companion
+PREFIX=/opt/companion
+VENV="$PREFIX/venv"
+CONF_DIR=/etc/companion
+DATA_DIR=/var/lib/companion
+UNIT=/etc/systemd/system/companion.service
+BOOT_CONFIG=/boot/firmware/config.txt
+KIOSK_BIN=/usr/local/bin/companion-kiosk
+KIOSK_AUTOSTART=/etc/xdg/autostart/companion-kiosk.desktop
+BEGIN_MARK="# >>> vegas-table-companion >>>"
+END_MARK="# <<< vegas-table-companion <<<"
+
+APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero avahi-daemon curl)
+
+usage() {
+  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  cat <<'EOF'
+
+Options:
+  --dry-run          print each action instead of doing it
+  --kiosk            install Chromium and start it full-screen once the companion is healthy
+  --hostname NAME    mDNS name, the tablet opens http://NAME.local (default: companion)
+  --uninstall        remove the service, the venv, the kiosk and the config.txt lines
+  --purge            with --uninstall: also remove /etc/companion, /var/lib/companion and the user
+  --root DIR         with --dry-run: read the files it would edit under DIR (for tests)
+EOF
+}
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dry-run) DRY_RUN=1 ;;
+    --kiosk) KIOSK=1 ;;
+    --uninstall) ACTION=uninstall ;;
+    --purge) PURGE=1 ;;
+    --hostname) NEW_HOSTNAME="${2:?--hostname needs a name}"; shift ;;
+    --root) ROOT="${2:?--root needs a directory}"; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+if [ -n "$ROOT" ] && [ "$DRY_RUN" -eq 0 ]; then
+  echo "install.sh: --root only makes sense with --dry-run" >&2
+  exit 2
+fi
+if [ "$DRY_RUN" -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
+  echo "install.sh: run it with sudo (or try --dry-run first)" >&2
+  exit 1
+fi
+if ! [[ "$NEW_HOSTNAME" =~ ^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$ ]]; then
+  echo "install.sh: --hostname must be lower-case letters, digits and dashes" >&2
+  exit 2
+fi
+
+say() { printf '==> %s\n' "$*"; }
+
+# quote ARG: the argument as a shell word, single-quoted only when it needs to be.
+quote() {
+  if [[ "$1" =~ ^[A-Za-z0-9_./:=,+@%-]+$ ]]; then
+    printf '%s' "$1"
+  else
+    printf "'%s'" "${1//\'/\'\\\'\'}"
+  fi
+}
+
+# run CMD...: a system command, printed instead of run under --dry-run.
+run() {
+  if [ "$DRY_RUN" -eq 1 ]; then
+    printf '+'
+    local arg
+    for arg in "$@"; do
+      printf ' %s' "$(quote "$arg")"
+    done
+    printf '\n'
+  else
+    "$@"
+  fi
+}
+
+# maybe CMD...: like run, but a failure is fine (removing what may not be there).
+maybe() {
+  run "$@" || say "(ignored: $1 failed)"
+}
+
+# put SRC DEST MODE: install a file from this folder.
+put() {
+  run install -D -m "$3" "$1" "$ROOT$2"
+}
+
+exists() { [ -e "$ROOT$1" ]; }
+
+check_os() {
+  local codename=""
+  if exists /etc/os-release; then
+    codename="$(sed -n 's/^VERSION_CODENAME=//p' "$ROOT/etc/os-release")"
+  fi
+  if [ "$codename" != "bookworm" ]; then
+    say "warning: this is written for Raspberry Pi OS Bookworm; found '${codename:-unknown}'"
+  fi
+  if ! exists "$BOOT_CONFIG"; then
+    say "warning: no $BOOT_CONFIG: not a Raspberry Pi OS Bookworm image? The camera lines are skipped."
+  fi
+}
+
+install_packages() {
+  say "apt packages: ${APT_PACKAGES[*]}"
+  run apt-get update
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
+}
+
+create_user() {
+  if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+    say "user $SERVICE_USER exists; making sure it is in gpio and video"
+    run usermod -a -G gpio,video "$SERVICE_USER"
+  else
+    say "user $SERVICE_USER (no login, no password, groups gpio and video)"
+    run useradd --system --user-group --groups gpio,video --home-dir "$DATA_DIR" --no-create-home \
+      --shell /usr/sbin/nologin "$SERVICE_USER"
+  fi
+}
+
+install_package() {
+  say "the companion into $VENV (venv with system site packages: apt's picamera2 and lgpio stay visible)"
+  if ! exists "$VENV/bin/python"; then
+    run python3 -m venv --system-site-packages "$ROOT$VENV"
+  fi
+  run "$ROOT$VENV/bin/pip" install --disable-pip-version-check --upgrade \
+    --constraint "$HERE/pi-constraints.txt" "${SOURCE}[pi]"
+  put "$SOURCE/docs/install-pi.md" "$PREFIX/docs/install-pi.md" 0644
+  put "$SOURCE/docs/hardware.md" "$PREFIX/docs/hardware.md" 0644
+}
+
+install_config() {
+  if exists "$CONF_DIR/companion.toml"; then
+    say "keeping $CONF_DIR/companion.toml; the new default goes to companion.toml.new"
+    put "$HERE/companion.toml" "$CONF_DIR/companion.toml.new" 0640
+  else
+    say "default config $CONF_DIR/companion.toml: change the table PIN in [server]"
+    put "$HERE/companion.toml" "$CONF_DIR/companion.toml" 0640
+  fi
+  run chown -R "root:$SERVICE_USER" "$ROOT$CONF_DIR"
+}
+
+install_boot_config() {
+  exists "$BOOT_CONFIG" || return 0
+  if grep -qF "$BEGIN_MARK" "$ROOT$BOOT_CONFIG"; then
+    say "$BOOT_CONFIG already has the camera lines"
+    return 0
+  fi
+  say "camera lines appended to $BOOT_CONFIG (a reboot applies them)"
+  if [ "$DRY_RUN" -eq 1 ]; then
+    printf '+ append to %s:\n' "$ROOT$BOOT_CONFIG"
+    sed 's/^/    /' "$HERE/boot-config.txt"
+  else
+    {
+      printf '\n%s\n' "$BEGIN_MARK"
+      cat "$HERE/boot-config.txt"
+      printf '%s\n' "$END_MARK"
+    } >>"$BOOT_CONFIG"
+  fi
+}
+
+remove_boot_config() {
+  exists "$BOOT_CONFIG" || return 0
+  grep -qF "$BEGIN_MARK" "$ROOT$BOOT_CONFIG" || return 0
+  say "removing the camera lines from $BOOT_CONFIG"
+  run sed -i "/^$BEGIN_MARK\$/,/^$END_MARK\$/d" "$ROOT$BOOT_CONFIG"
+}
+
+set_hostname() {
+  local current=""
+  if exists /etc/hostname; then
+    current="$(cat "$ROOT/etc/hostname")"
+  fi
+  if [ "$current" = "$NEW_HOSTNAME" ]; then
+    say "hostname is already $NEW_HOSTNAME"
+  else
+    say "hostname $NEW_HOSTNAME: avahi announces it, the tablet opens http://$NEW_HOSTNAME.local"
+    if command -v raspi-config >/dev/null 2>&1; then
+      run raspi-config nonint do_hostname "$NEW_HOSTNAME" # also fixes /etc/hosts
+    else
+      run hostnamectl set-hostname "$NEW_HOSTNAME"
+      run sed -i "s/^127\\.0\\.1\\.1[[:space:]].*/127.0.1.1\\t$NEW_HOSTNAME/" "$ROOT/etc/hosts"
+    fi
+  fi
+  run systemctl enable --now avahi-daemon.service
+}
+
+install_service() {
+  say "systemd unit $UNIT (runs as $SERVICE_USER, restarts on failure, gives up after 5 tries in 5 min)"
+  put "$HERE/companion.service" "$UNIT" 0644
+  run systemctl daemon-reload
+  run systemctl enable companion.service
+  run systemctl restart companion.service
+}
+
+install_kiosk() {
+  say "kiosk: Chromium full-screen on the attached display once http://localhost answers /api/health"
+  # Raspberry Pi OS called the package chromium-browser; later images call it chromium.
+  run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium-browser ||
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+  put "$HERE/kiosk.sh" "$KIOSK_BIN" 0755
+  put "$HERE/companion-kiosk.desktop" "$KIOSK_AUTOSTART" 0644
+  if command -v raspi-config >/dev/null 2>&1; then
+    run raspi-config nonint do_boot_behaviour B4 # desktop, logged in automatically
+  else
+    say "warning: set the desktop to log in automatically, or the kiosk starts only after a login"
+  fi
+}
+
+uninstall() {
+  say "stopping and removing the service"
+  maybe systemctl disable --now companion.service
+  run rm -f "$ROOT$UNIT"
+  run systemctl daemon-reload
+  maybe systemctl reset-failed companion.service
+  say "removing $PREFIX and the kiosk"
+  run rm -rf "$ROOT$PREFIX"
+  run rm -f "$ROOT$KIOSK_BIN" "$ROOT$KIOSK_AUTOSTART"
+  remove_boot_config
+  if [ "$PURGE" -eq 1 ]; then
+    say "purging the config, every journal in $DATA_DIR and the user $SERVICE_USER"
+    run rm -rf "$ROOT$CONF_DIR" "$ROOT$DATA_DIR"
+    maybe userdel "$SERVICE_USER"
+  else
+    say "kept $CONF_DIR and $DATA_DIR (the journal of every game); --purge removes them"
+  fi
+  say "the hostname and the apt packages are left as they are"
+}
+
+main() {
+  [ "$DRY_RUN" -eq 1 ] && say "dry run: nothing is changed"
+  if [ "$ACTION" = uninstall ]; then
+    uninstall
+    return 0
+  fi
+  check_os
+  install_packages
+  create_user
+  install_package
+  install_config
+  install_boot_config
+  set_hostname
+  install_service
+  if [ "$KIOSK" -eq 1 ]; then
+    install_kiosk
+  fi
+  say "done: open http://$NEW_HOSTNAME.local on the tablet; reboot once if the camera lines were added"
+}
+
+main
