@@ -33,6 +33,7 @@ class DiceView:
     jpeg: bytes | None = None
     dice: list[dict[str, Any]] = field(default_factory=list)
     at: float = 0.0
+    reading: Any = None  # the vision Reading, for the annotated frame
 
 
 class Rig:
@@ -50,7 +51,17 @@ class Rig:
         self.view = DiceView()
         self._frame_lock = threading.Lock()
         self.buttons: Any = None
-        self.camera: Any = None
+        self.camera: Any = None  # the simulated camera, read on demand (mock mode)
+        self.watcher: Any = None  # the real camera's reading thread
+        self.lights: Any = None
+        self.camera_fps: float | None = None
+        self.probe: Any = None
+        try:
+            from companion.hardware.health import HealthProbe
+
+            self.probe = HealthProbe(data_dir=config.store.data_dir, journal=config.store.journal_path)
+        except Exception:  # health readings are a nicety, never a reason not to start
+            log.exception("health probe unavailable")
         self._build_buttons()
         self._build_camera()
         self._worker = threading.Thread(target=self._work, name="rig-inputs", daemon=True)
@@ -61,12 +72,17 @@ class Rig:
     def _build_buttons(self) -> None:
         try:
             from companion.hardware.buttons import ButtonPanel, default_pin_factory
+            from companion.hardware.debounce import ButtonTiming
             from companion.hardware.pins import PinMap
 
             pins = PinMap.from_mapping(self.config.pins) if self.config.pins else PinMap()
             factory = default_pin_factory(self.mock)
-            self.buttons = ButtonPanel(pins, on_event=self._events.put, on_noise=self._noise, pin_factory=factory)
+            timing = ButtonTiming.from_mapping(self.config.buttons) if self.config.buttons else None
+            self.buttons = ButtonPanel(
+                pins, on_event=self._events.put, on_noise=self._noise, pin_factory=factory, timing=timing
+            )
             self.parts["buttons"] = "simulated" if self.mock else "gpio"
+            self._build_lights(pins, factory)
         except Exception as exc:  # no GPIO here (a laptop without --mock): the tablet still works
             log.warning("buttons unavailable: %s", exc)
             self.problems.append(f"buttons: {exc}")
@@ -74,25 +90,50 @@ class Rig:
 
     def _build_camera(self) -> None:
         if self.mock:
-            try:
-                from companion.hardware.camera import SimulatedCamera
+            from companion.hardware.camera import SimulatedCamera
 
-                self.camera = SimulatedCamera()
-                self.parts["camera"] = "simulated"
-            except Exception as exc:
-                log.warning("simulated camera unavailable: %s", exc)
-                self.parts["camera"] = "absent"
+            self.camera = SimulatedCamera(seed=self.rng.randrange(1 << 30))
+            self.parts["camera"] = "simulated"
             return
         source = str(self.config.camera.get("source", "auto"))
-        try:
-            from companion.hardware.camera import open_camera
+        if source == "none":
+            self.parts["camera"] = "none (manual entry)"
+            return
+        from companion.watcher import CameraWatcher
 
-            self.camera = open_camera(self.config.camera)
-            self.parts["camera"] = source if source != "auto" else type(self.camera).__name__
+        self.watcher = CameraWatcher(
+            lambda: open_camera(self.config.camera), self._read_frame, self._offer_reading, self._camera_state
+        )
+        self.parts["camera"] = f"{source}: starting"
+        self.watcher.start()
+
+    def _camera_state(self, state: str, fps: float | None) -> None:
+        source = str(self.config.camera.get("source", "auto"))
+        self.parts["camera"] = f"{source}: {state}"
+        self.camera_fps = fps
+        if self.lights is not None:
+            if state == "ok":
+                self.lights.show_ready()
+            else:
+                self.lights.show_error()
+        self.table.set_status("devices", self.status())
+
+    def _build_lights(self, pins: Any, factory: Any) -> None:
+        try:
+            from companion.hardware.leds import StatusLights
+
+            self.lights = StatusLights(pins, pin_factory=factory)
+            self.lights.show_ready()
+            self.parts["lights"] = "simulated" if self.mock else "gpio"
         except Exception as exc:
-            log.warning("camera unavailable (%s): manual entry on the tablet", exc)
-            self.problems.append(f"camera: {exc}")
-            self.parts["camera"] = "absent"
+            log.warning("status lights unavailable: %s", exc)
+            self.parts["lights"] = "absent"
+
+    def health(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.probe.read().as_dict() if self.probe is not None else {}
+        out["camera_fps"] = None if self.camera_fps is None else round(self.camera_fps, 1)
+        out["noisy_buttons"] = sorted(self.buttons.noisy) if self.buttons is not None else []
+        return out
 
     def status(self) -> dict[str, str]:
         return dict(self.parts)
@@ -152,11 +193,22 @@ class Rig:
     # --- the camera --------------------------------------------------------------------------
     def reread(self) -> list[dict[str, Any]] | None:
         """Read the tray now and offer the reading to the table (or say why there is none)."""
+        if self.watcher is not None:
+            self.watcher.reset()  # the watcher offers a fresh reading once the tray is still
+            return None
         if self.camera is None:
             raise RuleViolation("No camera is working: enter the dice on the tablet.")
-        frame = self.camera.read()
-        dice = self._read(frame)
-        self._offer(frame, dice)
+        try:
+            frame = self.camera.read()
+        except Exception as exc:  # unplugged mid-game: say so, and the tablet entry carries on
+            self.parts["camera"] = f"simulated: failing ({exc})"
+            self.table.set_status("devices", self.status())
+            raise RuleViolation("The camera is not answering: enter the dice on the tablet.") from exc
+        if self.parts.get("camera") != "simulated":
+            self.parts["camera"] = "simulated"
+            self.table.set_status("devices", self.status())
+        dice = [{"face": d.face, "colour": d.colour} for d in self.camera.dice]
+        self._offer(frame, dice, None)
         return dice
 
     def simulate_roll(self) -> list[dict[str, Any]] | None:
@@ -166,30 +218,40 @@ class Rig:
         awaiting = self.table.awaiting()
         if awaiting is None or awaiting.dice is None:
             raise RuleViolation("The game is not waiting for dice.")
+        from companion.vision.render import RenderDie
+
         spec = awaiting.dice
         colours = [c for c, n in spec.colours for _ in range(n)] or ["white"] * spec.count
-        faces = [self.rng.choice(spec.faces) for _ in colours]
-        self.camera.show([(f, c) for f, c in zip(faces, colours, strict=True)])
+        self.camera.show([RenderDie(self.rng.choice(spec.faces), c) for c in colours])
+        # Mock mode reads back what it drew: the renderer's truth stands in for the reader, so mock
+        # games never depend on how well the vision reads rendered dice (measured on real photos).
         return self.reread()
 
-    def _read(self, frame: Any) -> list[dict[str, Any]]:
-        truth = getattr(self.camera, "truth", None)
-        if self.mock and truth is not None:
-            # Until the vision reader is trusted on rendered frames, mock mode reads back what it drew.
-            return [{"face": f, "colour": c} for f, c in truth()]
+    def _read_frame(self, frame: Any) -> Any:
         from companion.vision.reader import read_dice
 
-        reading = read_dice(frame)
-        return [{"face": d.value, "colour": d.colour} for d in reading.dice]
+        awaiting = self.table.awaiting()
+        expected = awaiting.dice.count if awaiting is not None and awaiting.dice is not None else None
+        return read_dice(frame, expected=expected)
 
-    def _offer(self, frame: Any, dice: list[dict[str, Any]]) -> None:
+    def _offer_reading(self, frame: Any, reading: Any) -> None:
+        dice = [
+            {"face": d.value, "colour": d.colour, "confidence": round(d.confidence, 3), "state": d.state}
+            for d in reading.dice
+        ]
+        self._offer(frame, dice, reading)
+
+    def _offer(self, frame: Any, dice: list[dict[str, Any]], reading: Any) -> None:
         with self._frame_lock:
-            self.view = DiceView(frame=frame, jpeg=None, dice=dice, at=time.time())
+            self.view = DiceView(frame=frame, jpeg=None, dice=dice, at=time.time(), reading=reading)
         awaiting = self.table.awaiting()
         note = ""
+        unsure = [d for d in dice if d.get("state", "settled") != "settled" or d.get("confidence", 1.0) < 0.5]
         if awaiting is not None and awaiting.dice is not None and len(dice) != awaiting.dice.count:
             note = f"The camera sees {len(dice)} dice but {awaiting.dice.count} were rolled: re-roll or correct."
-        self.table.set_reading(dice, note)
+        elif unsure:
+            note = f"The camera is unsure of {len(unsure)} dice: check them, correct by hand or re-roll."
+        self.table.set_reading(dice, note, trusted=not note)
 
     def frame_jpeg(self) -> bytes | None:
         with self._frame_lock:
@@ -199,7 +261,12 @@ class Rig:
             if view.jpeg is None:
                 import cv2
 
-                ok, buf = cv2.imencode(".jpg", view.frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                frame = view.frame
+                if view.reading is not None:
+                    from companion.vision.annotate import annotate
+
+                    frame = annotate(frame, view.reading)
+                ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 view.jpeg = bytes(buf) if ok else None
             return view.jpeg
 
@@ -207,10 +274,30 @@ class Rig:
         self._stop.set()
         self._events.put(None)
         self._worker.join(timeout=2)
-        for part in (self.buttons, self.camera):
+        for part in (self.watcher, self.buttons, self.lights, self.camera):
             if part is not None:
                 try:
                     part.close()
                 except Exception:
                     log.exception("closing %s failed", part)
 
+
+
+def open_camera(settings: dict[str, Any]) -> Any:
+    """The camera source the ``[camera]`` table asks for; ``auto`` tries the Pi camera, then USB."""
+    from companion.hardware.camera import FolderCamera, PiCamera, VideoCaptureCamera
+
+    source = str(settings.get("source", "auto"))
+    size = settings.get("resolution")
+    size = (int(size[0]), int(size[1])) if isinstance(size, list) and len(size) == 2 else None
+    if source == "folder":
+        return FolderCamera(str(settings.get("folder", "")))
+    if source == "usb":
+        return VideoCaptureCamera(int(settings.get("usb_index", 0)), size=size)
+    if source in ("picamera2", "auto"):
+        try:
+            return PiCamera(size=size) if size else PiCamera()
+        except Exception:
+            if source == "picamera2":
+                raise
+    return VideoCaptureCamera(int(settings.get("usb_index", 0)), size=size)

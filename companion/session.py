@@ -35,6 +35,7 @@ class Controls:
     highlight: int | None = None  # None: the option the rules recommend
     reading: list[dict[str, Any]] | None = None
     reading_note: str = ""
+    reading_trusted: bool = True  # False: wrong count or unsure dice; confirm will not take it
     extras: dict[str, Any] = field(default_factory=dict)
 
 
@@ -181,11 +182,12 @@ class Table:
     def awaiting(self) -> Awaiting[Any] | None:
         return None if self.timeline is None else self.timeline.rules.awaiting(self.timeline.state)
 
-    def set_reading(self, dice: list[dict[str, Any]] | None, note: str = "") -> None:
-        """The camera's latest settled reading (or None when it has nothing trustworthy)."""
+    def set_reading(self, dice: list[dict[str, Any]] | None, note: str = "", *, trusted: bool = True) -> None:
+        """The camera's latest settled reading; ``note`` says what is wrong with an untrusted one."""
         with self._lock:
             self.controls.reading = dice
             self.controls.reading_note = note
+            self.controls.reading_trusted = trusted
             self._changed()
 
     def set_status(self, key: str, value: Any) -> None:
@@ -209,6 +211,8 @@ class Table:
             if awaiting is None:
                 raise NoGame("No game is open; start a new game first.")
             if awaiting.dice is not None and self.controls.reading is not None:
+                if not self.controls.reading_trusted:
+                    raise RuleViolation(self.controls.reading_note or "The camera reading needs checking.")
                 return self.submit({"type": "roll", "dice": self.controls.reading}, device=device)
             chosen = self.controls.highlight is not None or any(o.recommended for o in awaiting.options)
             if awaiting.options and (chosen or awaiting.dice is None):

@@ -132,7 +132,9 @@ class ButtonPanel:
                 pin.drive_high()
             finally:
                 self._edge_time = None
-            self._dispatch(self._classifier.tick(start + hold + timing.debounce))
+            # 1.5 windows, not 1: at monotonic-clock magnitudes (t + d) - t can round to just under d,
+            # which would leave the release unsettled until the next press.
+            self._dispatch(self._classifier.tick(start + hold + 1.5 * timing.debounce))
         self._wake.set()
 
     def tick(self) -> None:

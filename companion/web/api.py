@@ -87,8 +87,20 @@ def body() -> dict[str, Any]:
 
 @api.get("/health")
 def health() -> Any:
-    devices = ctx()["devices"]
-    return jsonify(ok=True, devices=None if devices is None else devices.status())
+    """For the health page and the kiosk's wait-until-up loop: which parts are real, and the Pi's vitals."""
+    rig = ctx()["devices"]
+    config = ctx()["config"]
+    probe = ctx().get("probe")
+    if probe is None:
+        from companion.hardware.health import HealthProbe
+
+        probe = ctx()["probe"] = HealthProbe(data_dir=config.store.data_dir, journal=config.store.journal_path)
+    system = probe.read().as_dict()
+    devices = dict(table().status.get("devices", {}))
+    if rig is not None:
+        system.update(rig.health())
+        devices.update(rig.status())
+    return jsonify(ok=True, safe_mode=bool(table().status.get("banner")), devices=devices, system=system)
 
 
 @api.get("/state")
