@@ -74,16 +74,20 @@ def main() -> None:
     args = parser.parse_args()
     tray = (args.tray[0] * 10, args.tray[1] * 10)
     print(f"tray {args.tray[0]:g} x {args.tray[1]:g} cm, {args.margin:g} cm margin, 16 mm dice")
-    print(f"{'lens':<9} {'stream':>10} {'FOV h x v':>12} {'lens height':>12} {'frame on tray':>15}"
-          f" {'px/mm':>6} {'px/die':>7} {'corner':>7}")
+    print(
+        f"{'lens':<9} {'stream':>10} {'FOV h x v':>12} {'lens height':>12} {'frame on tray':>15}"
+        f" {'px/mm':>6} {'px/die':>7} {'corner':>7}"
+    )
     for lens in LENSES:
         for resolution in ((2304, 1296), (1536, 864), (4608, 2592), (1280, 960)):
             s = plan(lens, tray, margin_mm=args.margin * 10, resolution=resolution)
             h_fov, v_fov = fov(lens, resolution)
             stream = f"{resolution[0]}x{resolution[1]}"
-            print(f"{lens:<9} {stream:>10} {h_fov:5.1f} x {v_fov:4.1f} {s.height_mm / 10:9.1f} cm"
-                  f" {s.field_mm[0] / 10:6.1f} x {s.field_mm[1] / 10:4.1f} cm {s.px_per_mm:6.2f}"
-                  f" {s.die_px:7.0f} {s.corner_angle_deg:6.0f}°")
+            print(
+                f"{lens:<9} {stream:>10} {h_fov:5.1f} x {v_fov:4.1f} {s.height_mm / 10:9.1f} cm"
+                f" {s.field_mm[0] / 10:6.1f} x {s.field_mm[1] / 10:4.1f} cm {s.px_per_mm:6.2f}"
+                f" {s.die_px:7.0f} {s.corner_angle_deg:6.0f}°"
+            )
 
 
 if __name__ == "__main__":
