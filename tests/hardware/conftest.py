@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 class FakeClock:
@@ -37,8 +34,3 @@ def mock_factory() -> Iterator[object]:
     factory = MockFactory()
     yield factory
     factory.close()
-
-
-@pytest.fixture
-def repo() -> Path:
-    return REPO
