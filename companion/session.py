@@ -6,6 +6,7 @@ to the journal, and only then applied and announced. Undo and redo are journal e
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,11 @@ from companion.journal import Journal
 from companion.record import Header, RecordError, Timeline, check_entry, describe, read_lines
 
 LOG_LENGTH = 40
+COMPANION_DEVICE = "companion:virtual-deck"
+
+
+def _by_companion(entry: Mapping[str, Any]) -> bool:
+    return str(entry.get("device", "")).startswith("companion:")
 
 
 def utc_now() -> str:
@@ -45,9 +51,12 @@ Listener = Callable[[dict[str, Any]], None]
 class Table:
     """The companion's one table. Thread-safe: every change happens under one lock, in order."""
 
-    def __init__(self, journal: Journal, *, clock: Callable[[], str] = utc_now) -> None:
+    def __init__(
+        self, journal: Journal, *, clock: Callable[[], str] = utc_now, rng: random.Random | None = None
+    ) -> None:
         self.journal = journal
         self.clock = clock
+        self.rng = rng or random.SystemRandom()  # only for inputs the companion supplies (virtual decks)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.game_id: int | None = None
@@ -88,6 +97,7 @@ class Table:
             self.journal.set_meta("current_game", str(game_id))
             self._install(game_id, timeline)
             self._changed()
+            self._supply()
         return game_id
 
     def open(self, game_id: int) -> None:
@@ -101,6 +111,7 @@ class Table:
             self.journal.set_meta("current_game", str(game_id))
             self._install(game_id, timeline)
             self._changed()
+            self._supply()
 
     def _install(self, game_id: int, timeline: Timeline) -> None:
         self.game_id = game_id
@@ -139,12 +150,41 @@ class Table:
         return self._enter({"type": "input", "action": action}, device)
 
     def undo(self, *, device: str) -> list[Event]:
-        return self._enter({"type": "undo"}, device)
+        """Take back the last input the table made, with the companion's own inputs that followed it
+        (a virtual-deck draw would otherwise just be drawn again)."""
+        with self._lock:
+            steps = self._timeline().steps
+            automatic = 0
+            while automatic < len(steps) and _by_companion(steps[-1 - automatic].entry):
+                automatic += 1
+            if automatic == len(steps):
+                raise RuleViolation("There is nothing to undo.")
+            events: list[Event] = []
+            for _ in range(automatic + 1):
+                events += self._enter({"type": "undo"}, device, supply=False)
+            return events
 
     def redo(self, *, device: str) -> list[Event]:
-        return self._enter({"type": "redo"}, device)
+        with self._lock:
+            events = self._enter({"type": "redo"}, device, supply=False)
+            timeline = self._timeline()
+            while timeline.redo_stack and _by_companion(timeline.redo_stack[-1].entry):
+                events += self._enter({"type": "redo"}, device, supply=False)
+            return events
 
-    def _enter(self, entry: dict[str, Any], device: str) -> list[Event]:
+    def _supply(self) -> None:
+        """Enter the inputs the rules ask the companion itself to supply (a virtual deck's draws)."""
+        from companion.simulate import random_input
+
+        for _ in range(1000):  # a bound, in case a game ever asked for itself forever
+            awaiting = self.awaiting()
+            if awaiting is None or awaiting.source != "companion" or self.timeline is None:
+                return
+            rules = self.timeline.rules
+            action = random_input(self.timeline.header.game, rules, self.timeline.state, self.rng)
+            self._enter({"type": "input", "action": rules.action_to_json(action)}, COMPANION_DEVICE, supply=False)
+
+    def _enter(self, entry: dict[str, Any], device: str, *, supply: bool = True) -> list[Event]:
         with self._lock:
             timeline = self._timeline()
             entry = {**entry, "device": device, "at": self.clock()}
@@ -160,6 +200,8 @@ class Table:
             if timeline.rules.outcome(timeline.state) is not None or entry["type"] == "undo":
                 self._mark(self.game_id or 0, timeline)
             self._changed()
+            if supply:
+                self._supply()
             return events
 
     def _timeline(self) -> Timeline:

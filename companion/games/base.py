@@ -133,6 +133,8 @@ class Awaiting(Generic[A]):
     options: tuple[Option[A], ...] = ()
     dice: DiceSpec | None = None
     card: CardSpec | None = None
+    source: Literal["table", "companion"] = "table"
+    """``companion``: the session supplies this input itself (a virtual deck) from the game's simulator."""
 
 
 @dataclass(frozen=True)

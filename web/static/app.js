@@ -153,16 +153,40 @@ function renderDiceEntry(g, aw, devices) {
   const spec = aw.dice;
   box.hidden = !spec;
   if (!spec) { entered = []; return; }
-  if (entered.length > spec.count) entered = [];
-  $("faces").replaceChildren(...spec.faces.map((f) => {
+  const key = `${g.id}:${g.inputs}`;
+  if (renderDiceEntry.key !== key) { entered = []; renderDiceEntry.key = key; }
+  const faceButton = (f, colour, limit) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "face";
     b.dataset.face = f;
-    b.append(dieEl(f));
-    b.onclick = () => { if (entered.length < spec.count) { entered.push(f); drawEntered(spec); } };
+    if (colour) b.dataset.colour = colour;
+    b.append(dieEl(f, colour || ""));
+    b.onclick = () => {
+      const same = entered.filter((d) => (colour ? d.colour === colour : true)).length;
+      if (entered.length < spec.count && same < limit) {
+        entered.push(colour ? { face: f, colour } : f);
+        drawEntered(spec);
+      }
+    };
     return b;
-  }));
+  };
+  if (spec.colours.length) {
+    // one row of faces per colour: the player's own dice and, where used, the white ones
+    $("faces").replaceChildren(...spec.colours.map(([colour, n]) => {
+      const row = document.createElement("div");
+      row.className = "colour-row";
+      const name = document.createElement("span");
+      name.className = "colour-name";
+      name.textContent = `${colour} ×${n}`;
+      row.append(name, ...spec.faces.map((f) => faceButton(f, colour, n)));
+      return row;
+    }));
+    $("faces").classList.add("by-colour");
+  } else {
+    $("faces").replaceChildren(...spec.faces.map((f) => faceButton(f, null, spec.count)));
+    $("faces").classList.remove("by-colour");
+  }
   drawEntered(spec);
   const reading = $("reading");
   reading.hidden = !g.reading;
@@ -188,7 +212,7 @@ function renderDiceEntry(g, aw, devices) {
 function drawEntered(spec) {
   const el = $("entered");
   const chips = entered.map((f, i) => {
-    const d = dieEl(f, "entered-die");
+    const d = typeof f === "object" ? dieEl(f.face, `entered-die ${f.colour}`) : dieEl(f, "entered-die");
     d.onclick = () => { entered.splice(i, 1); drawEntered(spec); };
     return d;
   });

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from companion.games.base import (
     JSON,
@@ -151,10 +151,12 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             number = state.casino_to_stock()
             assert number is not None
             held = state.casinos[number - 1].total
-            source = "the companion draws a banknote" if state.virtual_deck else "draw a banknote, enter its value"
-            prompt = f"Round {state.round}: casino {number} holds {money(held)}; {source}."
+            who_draws = "the companion draws a banknote" if state.virtual_deck else "draw a banknote, enter its value"
+            prompt = f"Round {state.round}: casino {number} holds {money(held)}; {who_draws}."
             values = tuple(sorted(set(state.deck)))
-            return Awaiting("card", (state.start,), prompt, card=CardSpec("banknotes", values))
+            notes = tuple(Option[Action](DrawNote(v), f"Banknote {v:,}") for v in values)
+            source: Literal["table", "companion"] = "companion" if state.virtual_deck else "table"
+            return Awaiting("card", (state.start,), prompt, notes, card=CardSpec("banknotes", values), source=source)
         if state.phase == "spare":
             prompt = f"{name}: throw the two spare white dice; each goes on the casino of its number."
             return Awaiting("dice", who, prompt, dice=self.roll_spec(state))

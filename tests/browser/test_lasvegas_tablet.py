@@ -1,0 +1,73 @@
+"""A round of Las Vegas on the tablet with simulated camera rolls, the neutral dice and a virtual deck."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.session import Table
+
+pytestmark = pytest.mark.browser
+
+
+def wait_until(check: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "the page's input never reached the table"
+        time.sleep(0.02)
+PIN = "4321"
+
+
+def test_a_round_with_camera_rolls(page: Any, companion: tuple[str, Table]) -> None:
+    base, table = companion
+    page.goto(base)
+    page.get_by_test_id("pin-button").click()
+    page.get_by_test_id("pin-input").fill(PIN)
+    page.get_by_test_id("pin-ok").click()
+    page.get_by_role("button", name="New game").click()
+    page.get_by_test_id("new-game").select_option("lasvegas")
+    names = page.get_by_test_id("player-name")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    page.locator("#new-add").click()
+    page.get_by_test_id("player-name").nth(2).fill("Cy")
+    page.locator('#new-options input[data-key="neutral_dice"]').check()
+    page.locator('#new-options input[data-key="virtual_deck"]').check()
+    page.get_by_test_id("new-start").click()
+
+    # the companion stocked every casino from its virtual deck
+    expect(page.get_by_test_id("casinos").locator(".casino")).to_have_count(6)
+    board = table.view()["game"]["scoreboard"]
+    assert all(c["total"] >= 50_000 for c in board["casinos"])
+    # three players: the start player first throws the two spare white dice
+    expect(page.get_by_test_id("waiting")).to_contain_text("spare white dice")
+
+    rolls = 0
+    for _ in range(200):
+        game = table.view()["game"]
+        if game["scoreboard"]["round"] != 1:
+            break
+        inputs = game["inputs"]
+        expect(page.get_by_test_id("waiting")).to_have_text(game["awaiting"]["prompt"])  # the page caught up
+        if game["awaiting"]["kind"] == "dice":
+            page.get_by_test_id("simulate-roll").click()
+            page.get_by_test_id("use-reading").click()
+            rolls += 1
+        else:
+            # every option names the casino and how many of whose dice go there
+            first = page.get_by_test_id("options").locator("button").first
+            expect(first).to_contain_text("Casino")
+            first.click()
+        wait_until(lambda n=inputs: table.view()["game"]["inputs"] > n)
+    assert rolls >= 3
+    expect(page.get_by_test_id("payout")).to_contain_text("Casino 1")
+    payout = table.view()["game"]["scoreboard"]["payout"]
+    assert payout["round"] == 1
+    # money stays face down until a player peeks
+    money = page.get_by_test_id("money-0")
+    expect(money).not_to_contain_text(",")
+    money.get_by_role("button", name="Peek").click()
+    expect(money).to_contain_text("notes)")
