@@ -179,7 +179,7 @@ class PressClassifier:
         events = self._advance(button, pin, t)
         if is_pressed == pin.raw:
             return events  # a repeated level is not an edge (backends may report one after a glitch)
-        if t - pin.last_edge >= self.timing.debounce:
+        if t >= pin.last_edge + self.timing.debounce:
             pin.burst_start = t
         pin.raw = is_pressed
         pin.last_edge = t
@@ -225,7 +225,7 @@ class PressClassifier:
     def _advance(self, name: str, pin: _Pin, now: float) -> list[Event]:
         timing = self.timing
         if pin.noisy:
-            if now - pin.last_edge < timing.calm:
+            if now < pin.last_edge + timing.calm:  # the same sum as next_deadline(), so they agree
                 return []
             pin.noisy = False
             pin.edges.clear()
@@ -233,7 +233,7 @@ class PressClassifier:
             pin.down_since = None
             pin.ignore_until_release = pin.raw
             return [NoisyPin(name, False, pin.last_edge + timing.calm, self.device(name), 0)]
-        if pin.raw != pin.stable and now - pin.last_edge >= timing.debounce:
+        if pin.raw != pin.stable and now >= pin.last_edge + timing.debounce:
             pin.stable = pin.raw
             if not pin.stable:
                 return self._released(name, pin)

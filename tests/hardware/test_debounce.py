@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from companion.hardware import HardwareConfigError
@@ -149,6 +149,7 @@ def test_device_prefix_names_the_source() -> None:
     )
 
 
+@example(steps=[("a", 0.25), ("a", 0.032009082392414574), ("b", 0.03)], tail=0.0)  # float rounding
 @given(
     st.lists(st.tuples(st.sampled_from(["a", "b"]), st.floats(0.0005, 0.4)), max_size=60),
     st.floats(0.0, 3.0),
