@@ -70,18 +70,18 @@ class Header:
 
 
 def check_entry(entry: Any) -> dict[str, Any]:
-    """The entry as a dict if it is well formed, else ValueError saying what is wrong."""
-    if not isinstance(entry, Mapping):
+    """The entry itself if it is well formed, else ValueError saying what is wrong."""
+    if not isinstance(entry, dict):
         raise ValueError("each entry must be a JSON object")
     kind = entry.get("type")
     if kind not in ENTRY_TYPES:
         raise ValueError(f"entry type must be one of {', '.join(ENTRY_TYPES)}, not {kind!r}")
     if kind == "input" and "action" not in entry:
         raise ValueError("an input entry needs its action")
-    for key in ("device", "at"):
-        if key in entry and not isinstance(entry[key], str):
-            raise ValueError(f"{key!r} must be text")
-    return dict(entry)
+    device, at = entry.get("device", ""), entry.get("at", "")
+    if not (isinstance(device, str) and isinstance(at, str)):
+        raise ValueError("'device' and 'at' must be text")
+    return entry
 
 
 @dataclass
@@ -112,8 +112,10 @@ class Timeline:
     def state(self) -> Any:
         return self.steps[-1].state if self.steps else self.initial
 
-    def check(self, entry: Mapping[str, Any]) -> Step | None:
-        """What ``entry`` would do, without doing it; RuleViolation if it is not allowed now."""
+    def check(self, entry: Mapping[str, Any], *, canonical: bool = True) -> Step | None:
+        """What ``entry`` would do, without doing it; RuleViolation if it is not allowed now.
+
+        ``canonical`` respells the action as the rules do (for new inputs; replay keeps the record's)."""
         kind = entry["type"]
         if kind == "undo":
             if not self.steps:
@@ -125,6 +127,8 @@ class Timeline:
             return None
         action = self.rules.action_from_json(entry["action"])
         state, events = self.rules.apply(self.state, action)
+        if not canonical:
+            return Step(entry if isinstance(entry, dict) else dict(entry), state, events)
         # store the action as the rules spell it, so records are canonical whatever the client sent
         return Step({**entry, "action": self.rules.action_to_json(action)}, state, events)
 
@@ -146,7 +150,8 @@ class Timeline:
         return step.events
 
     def feed(self, entry: Mapping[str, Any]) -> list[Event]:
-        return self.commit(entry, self.check(entry))
+        """Replay one stored entry."""
+        return self.commit(entry, self.check(entry, canonical=False))
 
 
 def describe(step: Step) -> str:

@@ -22,7 +22,7 @@ import dataclasses
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, Union  # noqa: UP035
 
@@ -153,27 +153,39 @@ class ActionCodec(Generic[A]):
     """Turns JSON into a game's action dataclasses and back, checking types on the way in.
 
     Registering a dataclass under a name is all a game does; field types drive the checks, so a
-    malformed request is refused with a message before it ever reaches the rules.
+    malformed request is refused with a message before it ever reaches the rules. Each field's check
+    is compiled once at registration, because replay runs it for every journalled input.
     """
 
     def __init__(self) -> None:
         self._by_name: dict[str, type[Any]] = {}
         self._names: dict[type[Any], str] = {}
-        self._hints: dict[str, dict[str, Any]] = {}
+        self._fields: dict[str, list[tuple[str, Callable[[Any, str], Any], bool]]] = {}
+        self._dump_fields: dict[type[Any], tuple[str, ...]] = {}
 
-    def register(self, name: str) -> typing.Callable[[type[Any]], type[Any]]:
+    def register(self, name: str) -> Callable[[type[Any]], type[Any]]:
         def deco(cls: type[Any]) -> type[Any]:
+            hints = typing.get_type_hints(cls)
             self._by_name[name] = cls
             self._names[cls] = name
-            self._hints[name] = typing.get_type_hints(cls)
+            self._fields[name] = [
+                (
+                    f.name,
+                    _loader(hints[f.name]),
+                    f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+                )
+                for f in dataclasses.fields(cls)
+            ]
+            self._dump_fields[cls] = tuple(f.name for f in dataclasses.fields(cls))
             return cls
 
         return deco
 
     def to_json(self, action: A) -> JSON:
-        out: dict[str, JSON] = {"type": self._names[type(action)]}
-        for f in dataclasses.fields(action):  # type: ignore[arg-type]
-            out[f.name] = _dump(getattr(action, f.name))
+        cls = type(action)
+        out: dict[str, JSON] = {"type": self._names[cls]}
+        for name in self._dump_fields[cls]:
+            out[name] = _dump(getattr(action, name))
         return out
 
     def from_json(self, data: JSON) -> A:
@@ -183,19 +195,120 @@ class ActionCodec(Generic[A]):
         if name not in self._by_name:
             known = ", ".join(sorted(self._by_name))
             raise MalformedAction(f"Unknown action {name!r}; this game knows: {known}.")
-        cls = self._by_name[name]
-        hints = self._hints[name]
+        spec = self._fields[name]
         kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):
-            if f.name in data:
-                kwargs[f.name] = _load(hints[f.name], data[f.name], f.name)
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise MalformedAction(f"Action {name!r} needs the field {f.name!r}.")
-        extra = set(data) - {"type"} - {f.name for f in dataclasses.fields(cls)}
-        if extra:
-            raise MalformedAction(f"Action {name!r} has unknown fields: {', '.join(sorted(extra))}.")
-        action: A = cls(**kwargs)
+        for field_name, load, required in spec:
+            if field_name in data:
+                kwargs[field_name] = load(data[field_name], field_name)
+            elif required:
+                raise MalformedAction(f"Action {name!r} needs the field {field_name!r}.")
+        if len(data) - 1 > len(kwargs):
+            extra = set(data) - {"type"} - {f for f, _, _ in spec}
+            if extra:
+                raise MalformedAction(f"Action {name!r} has unknown fields: {', '.join(sorted(extra))}.")
+        action: A = self._by_name[name](**kwargs)
         return action
+
+
+def _loader(hint: Any) -> Callable[[Any, str], Any]:
+    """A function checking and converting one JSON value to ``hint`` (built once per field)."""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return lambda value, name: value
+    if origin in (Union, types.UnionType):
+        arms = [_loader(arm) for arm in typing.get_args(hint)]
+
+        def load_union(value: Any, name: str) -> Any:
+            for arm in arms:
+                try:
+                    return arm(value, name)
+                except MalformedAction:
+                    continue
+            raise MalformedAction(f"Field {name!r} has an unexpected value {value!r}.")
+
+        return load_union
+    if origin is Literal:
+        allowed = typing.get_args(hint)
+
+        def load_literal(value: Any, name: str) -> Any:
+            if value in allowed:
+                return value
+            raise MalformedAction(f"Field {name!r} must be one of {list(allowed)}, not {value!r}.")
+
+        return load_literal
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _loader(args[0])
+
+            def load_many(value: Any, name: str) -> Any:
+                if not isinstance(value, list | tuple):
+                    raise MalformedAction(f"Field {name!r} must be a list.")
+                return tuple(item(v, name) for v in value)
+
+            return load_many
+        items = [_loader(a) for a in args]
+
+        def load_fixed(value: Any, name: str) -> Any:
+            if not isinstance(value, list | tuple):
+                raise MalformedAction(f"Field {name!r} must be a list.")
+            if len(items) != len(value):
+                raise MalformedAction(f"Field {name!r} must have {len(items)} items.")
+            return tuple(load(v, name) for load, v in zip(items, value, strict=True))
+
+        return load_fixed
+    if hint is Die:
+        face = _loader(Face)
+
+        plain: dict[Face, Die] = {}  # dice are immutable: one instance per bare face is enough
+
+        def load_die(value: Any, name: str) -> Any:
+            if isinstance(value, int | str) and not isinstance(value, bool):
+                die = plain.get(value)
+                if die is None:
+                    die = plain[value] = Die(value)
+                return die
+            if isinstance(value, Mapping) and "face" in value:
+                colour = value.get("colour")
+                if colour is not None and not isinstance(colour, str):
+                    raise MalformedAction(f"A die's colour in {name!r} must be a name.")
+                return Die(face(value["face"], name), colour)
+            raise MalformedAction(f"Each die in {name!r} needs a face.")
+
+        return load_die
+    if hint is type(None):
+
+        def load_none(value: Any, name: str) -> Any:
+            if value is None:
+                return None
+            raise MalformedAction(f"Field {name!r} must be empty.")
+
+        return load_none
+    if hint is bool:
+
+        def load_bool(value: Any, name: str) -> Any:
+            if isinstance(value, bool):
+                return value
+            raise MalformedAction(f"Field {name!r} must be true or false.")
+
+        return load_bool
+    if hint is int:
+
+        def load_int(value: Any, name: str) -> Any:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            raise MalformedAction(f"Field {name!r} must be a whole number, not {value!r}.")
+
+        return load_int
+    if hint is str:
+
+        def load_str(value: Any, name: str) -> Any:
+            if isinstance(value, str):
+                return value
+            raise MalformedAction(f"Field {name!r} must be text.")
+
+        return load_str
+    raise TypeError(f"an action field cannot have the type {hint!r}")
 
 
 def _dump(value: Any) -> JSON:
@@ -204,59 +317,6 @@ def _dump(value: Any) -> JSON:
     if isinstance(value, tuple):
         return [_dump(v) for v in value]
     return value
-
-
-def _load(hint: Any, value: Any, name: str) -> Any:
-    origin = typing.get_origin(hint)
-    if hint is Any:
-        return value
-    if origin in (Union, types.UnionType):
-        for arm in typing.get_args(hint):
-            try:
-                return _load(arm, value, name)
-            except MalformedAction:
-                continue
-        raise MalformedAction(f"Field {name!r} has an unexpected value {value!r}.")
-    if origin is Literal:
-        if value in typing.get_args(hint):
-            return value
-        raise MalformedAction(f"Field {name!r} must be one of {list(typing.get_args(hint))}, not {value!r}.")
-    if origin is tuple:
-        if not isinstance(value, list | tuple):
-            raise MalformedAction(f"Field {name!r} must be a list.")
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_load(args[0], v, name) for v in value)
-        if len(args) != len(value):
-            raise MalformedAction(f"Field {name!r} must have {len(args)} items.")
-        return tuple(_load(a, v, name) for a, v in zip(args, value, strict=True))
-    if hint is Die:
-        if isinstance(value, Mapping) and "face" in value:
-            face = _load(Face, value["face"], name)
-            colour = value.get("colour")
-            if colour is not None and not isinstance(colour, str):
-                raise MalformedAction(f"A die's colour in {name!r} must be a name.")
-            return Die(face, colour)
-        if isinstance(value, int | str) and not isinstance(value, bool):
-            return Die(value)
-        raise MalformedAction(f"Each die in {name!r} needs a face.")
-    if hint is type(None):
-        if value is None:
-            return None
-        raise MalformedAction(f"Field {name!r} must be empty.")
-    if hint is bool:
-        if isinstance(value, bool):
-            return value
-        raise MalformedAction(f"Field {name!r} must be true or false.")
-    if hint is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise MalformedAction(f"Field {name!r} must be a whole number, not {value!r}.")
-    if hint is str:
-        if isinstance(value, str):
-            return value
-        raise MalformedAction(f"Field {name!r} must be text.")
-    raise MalformedAction(f"Field {name!r} cannot be read.")  # pragma: no cover - a game declared an odd type
 
 
 S = TypeVar("S")

@@ -9,7 +9,7 @@ available means taking one of the claims offered.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from companion.games.base import (
@@ -103,6 +103,18 @@ class HeckmeckState:
     @property
     def dice_left(self) -> int:
         return DICE - len(self.kept)
+
+
+def replace(state: HeckmeckState, **changes: Any) -> HeckmeckState:
+    """``dataclasses.replace`` for this frozen state, without re-running ``__init__`` field by field.
+
+    Replay applies thousands of inputs; the state has no ``__post_init__`` to skip, so copying the
+    instance dictionary is equivalent and several times faster.
+    """
+    new = object.__new__(HeckmeckState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 class HeckmeckRules(Rules[HeckmeckState, Action]):
