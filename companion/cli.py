@@ -28,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("record", help="a .jsonl game record")
     replay.set_defaults(func=_replay)
 
+    check = sub.add_parser("check-config", help="validate the config (pins, buttons, camera, games) before start")
+    check.add_argument("--config", help="companion.toml (default: built-in defaults)")
+    check.set_defaults(func=_check_config)
+
     simulate = sub.add_parser("simulate", help="play a game with random legal inputs and print its record")
     simulate.add_argument("game")
     simulate.add_argument("players", nargs="+", help="player names in seat order")
@@ -66,6 +70,40 @@ def _replay(args: argparse.Namespace) -> int:
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    """Print every problem at once; exit 1 if the companion could not start with this file."""
+    from companion.config import ConfigError, load
+    from companion.games import game_names
+    from companion.hardware.debounce import ButtonTiming, ButtonTimingError
+    from companion.hardware.pins import check_pins
+    from companion.rig import camera_problems
+
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"error: {exc}")
+        return 1
+    errors: list[str] = []
+    warnings: list[str] = []
+    pins = check_pins(config.pins or None)
+    errors += [f"[pins] {e}" for e in pins.errors]
+    warnings += [f"[pins] {w}" for w in pins.warnings]
+    try:
+        ButtonTiming.from_mapping(config.buttons)
+    except ButtonTimingError as exc:
+        errors += [f"[buttons] {e}" for e in exc.errors]
+    errors += camera_problems(config.camera)
+    if config.server.pin == "1234":
+        warnings.append("[server] pin is still the default 1234: anyone on the Wi-Fi can change the game")
+    for line in warnings:
+        print(f"warning: {line}")
+    for line in errors:
+        print(f"error: {line}")
+    games = ", ".join(game_names())
+    print(f"{config.source}: {'not usable' if errors else 'ok'} (games: {games})")
+    return 1 if errors else 0
 
 
 def _simulate(args: argparse.Namespace) -> int:

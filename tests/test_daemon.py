@@ -1,0 +1,126 @@
+"""`companion run` as a process: mock start, clean SIGTERM, safe mode after a crashed start, check-config."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.daemon import MARKER
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def daemon(data: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "run", "--mock", "--host", "127.0.0.1", "--port", str(port),
+         "--data", str(data), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/health", timeout=1) as res:
+                if res.status == 200:
+                    break
+        except OSError:
+            pass
+        assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+        assert time.monotonic() < deadline, "the daemon did not answer"
+        time.sleep(0.05)
+    try:
+        yield proc, base
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def health(base: str) -> dict[str, object]:
+    with urllib.request.urlopen(base + "/api/health", timeout=5) as res:
+        data: dict[str, object] = json.loads(res.read())
+        return data
+
+
+def test_mock_start_reports_simulated_parts_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    with daemon(tmp_path) as (proc, base):
+        info = health(base)
+        assert info["safe_mode"] is False
+        assert info["devices"] == {"buttons": "simulated", "lights": "simulated", "camera": "simulated"}
+        system = info["system"]
+        assert isinstance(system, dict) and system["journal_bytes"] is not None
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+    assert proc.returncode == 0
+    assert "Open on the tablet: http://" in out and "journal closed" in out
+    assert not (tmp_path / MARKER).exists()
+
+
+def test_a_crashed_start_brings_up_safe_mode(tmp_path: Path) -> None:
+    (tmp_path / MARKER).write_text("started earlier, pid 1")  # the last start never finished
+    with daemon(tmp_path) as (proc, base):
+        info = health(base)
+        assert info["safe_mode"] is True
+        with urllib.request.urlopen(base + "/api/state", timeout=5) as res:
+            banner = json.loads(res.read())["status"]["banner"]
+        assert banner.startswith("Safe mode: the last start did not finish")
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=15)
+    assert not (tmp_path / MARKER).exists()  # a clean stop: the next start tries the devices again
+
+
+def test_the_journal_survives_a_kill(tmp_path: Path) -> None:
+    body = json.dumps({"game": "heckmeck", "players": ["Ann", "Bob"]}).encode()
+    roll = json.dumps({"action": {"type": "roll", "dice": [1, 2, 3, 4, 5, 5, "worm", "worm"]}}).encode()
+    headers = {"X-Table-Pin": "1234", "Content-Type": "application/json"}
+    with daemon(tmp_path) as (proc, base):
+        for path, data in (("/api/games", body), ("/api/input", roll)):
+            urllib.request.urlopen(urllib.request.Request(base + path, data, headers), timeout=5).read()
+        proc.kill()  # no shutdown at all, as with a pulled plug
+        proc.wait()
+    with daemon(tmp_path) as (proc, base):
+        with urllib.request.urlopen(base + "/api/state", timeout=5) as res:
+            game = json.loads(res.read())["game"]
+        assert game["scoreboard"]["roll"] == [1, 2, 3, 4, 5, 5, "worm", "worm"]
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=15)
+
+
+def test_check_config_accepts_the_shipped_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check-config", "--config", str(REPO / "firmware_config/companion.toml")]) == 0
+    assert "ok" in capsys.readouterr().out
+
+
+def test_check_config_lists_every_problem(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[pins]\nconfirm = 17\nundo = 99\nnext = 22\nreread = 23\n[camera]\nsource = "webcam"\n'
+                   '[buttons]\ndebounce_ms = -5\n')
+    assert main(["check-config", "--config", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "[pins]" in out and "[camera] source" in out and "[buttons]" in out
+
+
+def test_check_config_refuses_a_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[server\nport = 80\n")
+    assert main(["check-config", "--config", str(bad)]) == 1
+    assert "not valid TOML" in capsys.readouterr().out
