@@ -29,8 +29,13 @@ log = logging.getLogger("companion")
 MARKER = "starting.marker"
 
 
-class Shutdown(Exception):
-    """Raised in the main thread by SIGTERM/SIGINT to leave the server loop."""
+class Shutdown(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM/SIGINT to leave the server loop.
+
+    A KeyboardInterrupt on purpose: waitress's loop catches ``Exception`` around every channel
+    callback (which would swallow a plain exception and keep serving) but lets this one through,
+    shutting its task threads down on the way out.
+    """
 
 
 def on_pi() -> bool:
@@ -95,6 +100,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     server = create_server(app, host=config.server.host, port=config.server.port, threads=config.threads)
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        hub.close()  # end the event streams first, so their server threads are free to stop
         raise Shutdown(signal.Signals(signum).name)
 
     signal.signal(signal.SIGTERM, stop)
@@ -109,9 +115,10 @@ def run_daemon(args: argparse.Namespace) -> int:
     log.info("ready in %.2f s", time.monotonic() - started)
     try:
         server.run()
-    except Shutdown as exc:
-        log.info("stopping (%s)", exc)
+    except Shutdown:
+        pass
     finally:
+        log.info("stopping")
         hub.close()
         hub.wait_closed()
         if rig is not None:
