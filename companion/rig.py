@@ -239,18 +239,19 @@ class Rig:
             {"face": d.value, "colour": d.colour, "confidence": round(d.confidence, 3), "state": d.state}
             for d in reading.dice
         ]
-        self._offer(frame, dice, reading)
+        self._offer(frame, dice, reading, unsure=len(reading.uncertain))
 
-    def _offer(self, frame: Any, dice: list[dict[str, Any]], reading: Any) -> None:
+    def _offer(self, frame: Any, dice: list[dict[str, Any]], reading: Any, *, unsure: int = 0) -> None:
+        """Show a reading on the tablet; one with the wrong count or unsure dice is shown for correction
+        only: the confirm button will not enter it, because a confident wrong roll corrupts the game."""
         with self._frame_lock:
             self.view = DiceView(frame=frame, jpeg=None, dice=dice, at=time.time(), reading=reading)
         awaiting = self.table.awaiting()
         note = ""
-        unsure = [d for d in dice if d.get("state", "settled") != "settled" or d.get("confidence", 1.0) < 0.5]
         if awaiting is not None and awaiting.dice is not None and len(dice) != awaiting.dice.count:
             note = f"The camera sees {len(dice)} dice but {awaiting.dice.count} were rolled: re-roll or correct."
         elif unsure:
-            note = f"The camera is unsure of {len(unsure)} dice: check them, correct by hand or re-roll."
+            note = f"The camera is unsure of {unsure} dice: check them, correct by hand or re-roll."
         self.table.set_reading(dice, note, trusted=not note)
 
     def frame_jpeg(self) -> bytes | None:

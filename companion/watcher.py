@@ -40,6 +40,7 @@ class CameraWatcher:
         self.fps: float | None = None
         self.state = "starting"
         self.last_frame: Any = None
+        self.frames = 0  # frames read since start (for the health page and tests)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
@@ -74,6 +75,7 @@ class CameraWatcher:
             started = time.monotonic()
             frame = self.source.read()
             self.last_frame = frame
+            self.frames += 1
             reading = self._settle.feed(frame)
             if reading is not None:
                 self._offer(frame, reading)

@@ -193,10 +193,21 @@ function renderDiceEntry(g, aw, devices) {
   if (g.reading) {
     const use = document.createElement("button");
     use.type = "button";
-    use.className = "primary";
-    use.dataset.testid = "use-reading";
-    use.textContent = "Use camera reading";
-    use.onclick = () => submit({ type: "roll", dice: g.reading });
+    if (g.reading_note) {
+      // an untrusted reading (wrong count, unsure dice) is never entered as it is: it is corrected
+      use.className = "secondary";
+      use.dataset.testid = "edit-reading";
+      use.textContent = "Correct it";
+      use.onclick = () => {
+        entered = g.reading.slice(0, spec.count).map((d) => (spec.colours.length ? { face: d.face, colour: d.colour } : d.face));
+        drawEntered(spec);
+      };
+    } else {
+      use.className = "primary";
+      use.dataset.testid = "use-reading";
+      use.textContent = "Use camera reading";
+      use.onclick = () => submit({ type: "roll", dice: g.reading });
+    }
     const label = document.createElement("span");
     label.textContent = "Camera read: ";
     reading.replaceChildren(label, ...g.reading.map((d) => dieEl(d.face, d.colour || "")), use);

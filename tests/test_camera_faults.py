@@ -1,0 +1,92 @@
+"""The real camera path (watcher -> settle -> reader) on the simulated camera, with faults on demand."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from companion.config import Config
+from companion.games.base import RuleViolation
+from companion.rig import Rig
+from companion.session import Table
+from companion.vision.render import RenderDie
+
+FACES = (1, 2, 3, 4, 5, "worm", "worm", 3)
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def rig(table: Table) -> Iterator[Rig]:
+    """Not mock mode: the camera is opened from the config and read by the vision pipeline."""
+    r = Rig(table, Config(camera={"source": "simulated"}), mock=False, seed=5)
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    wait_for(lambda: r.watcher.source is not None)
+    yield r
+    r.close()
+
+
+def frames_later(rig: Rig, n: int) -> None:
+    start = rig.watcher.frames
+    wait_for(lambda: rig.watcher.frames >= start + n)
+
+
+def test_still_dice_are_read_once_settled(rig: Rig, table: Table) -> None:
+    rig.watcher.source.show([RenderDie(f, "white") for f in FACES])
+    wait_for(lambda: table.view()["game"]["reading"] is not None)
+    game = table.view()["game"]
+    assert len(game["reading"]) == 8
+    assert table.view()["status"]["devices"]["camera"] == "simulated: ok"
+
+
+def test_rolling_dice_give_no_reading(rig: Rig, table: Table) -> None:
+    camera = rig.watcher.source
+    camera.rolling_frames = 10_000  # the dice never stop
+    camera.roll(8, worms=True)
+    frames_later(rig, 12)
+    assert table.view()["game"]["reading"] is None
+    assert rig.watcher._settle.state in ("moving", "hand")
+
+
+def test_blurred_frames_are_not_read_as_a_roll(rig: Rig, table: Table) -> None:
+    camera = rig.watcher.source
+    camera.show([RenderDie(f, "white") for f in FACES], moving=10_000)
+    frames_later(rig, 10)
+    assert table.view()["game"]["reading"] is None
+
+
+def test_unplugged_mid_game_then_back(rig: Rig, table: Table) -> None:
+    camera = rig.watcher.source
+    camera.unplug()
+    wait_for(lambda: "failing" in table.view()["status"]["devices"]["camera"])
+    # the table carries on by hand
+    table.submit({"type": "roll", "dice": list(FACES)}, device="tablet:a")
+    assert table.view()["game"]["inputs"] == 1
+    camera.plug_in()  # the watcher reopens a fresh source after its back-off
+    wait_for(lambda: table.view()["status"]["devices"]["camera"] == "simulated: ok", timeout=30)
+
+
+def test_a_reading_with_a_missing_die_is_never_confirmed(rig: Rig, table: Table) -> None:
+    rig.watcher.source.show([RenderDie(f, "white") for f in FACES[:7]])
+    wait_for(lambda: table.view()["game"]["reading"] is not None)
+    note = table.view()["game"]["reading_note"]
+    assert "7 dice but 8" in note
+    with pytest.raises(RuleViolation, match="7 dice but 8"):
+        table.confirm(device="button:confirm")
+    assert table.view()["game"]["inputs"] == 0
+
+
+def test_a_cocked_die_is_flagged_or_read_right(rig: Rig, table: Table) -> None:
+    """Never a confident wrong value: either the reading is marked unsure, or it is the true roll."""
+    rig.watcher.source.show([RenderDie(f, "white") for f in FACES], cocked=[2])
+    wait_for(lambda: table.view()["game"]["reading"] is not None)
+    game = table.view()["game"]
+    if not game["reading_note"]:
+        assert sorted(str(d["face"]) for d in game["reading"]) == sorted(str(f) for f in FACES)
