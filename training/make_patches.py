@@ -53,7 +53,7 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
         for cx, cy, size in windows(cands, side, frame.shape):
             near = min(labels, key=lambda lab: math.dist(lab.center, (cx, cy)), default=None)
             d = math.dist(near.center, (cx, cy)) if near else float("inf")
-            if near is not None and d < 0.25 * near.size * k and 0.85 * near.size * k < size < 1.9 * near.size * k:
+            if near is not None and d < 0.2 * near.size * k and 0.85 * near.size * k < size < 1.9 * near.size * k:
                 label = int(near.value) - 1 if near.value != "worm" else 6
             elif near is None or d > 0.6 * near.size * k:
                 label = BG
@@ -62,6 +62,17 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
             xs.append(rotated_patch(frame, cx, cy, size, float(rng.choice([0, 90, 180, 270]))))
             ys.append(label)
         for lab in labels:
+            # Off-centre windows are "not a die": the classifier must fire only on a window centred
+            # on the top face, not on side faces or on the gap between two dice.
+            for _ in range(jitter // 2):
+                r = lab.size * float(rng.uniform(0.4, 0.75))
+                a = float(rng.uniform(0, 2 * math.pi))
+                ox, oy = lab.center[0] + r * math.cos(a), lab.center[1] + r * math.sin(a)
+                if any(math.dist((ox, oy), other.center) < 0.4 * other.size for other in labels):
+                    continue
+                s = lab.size * k * float(rng.uniform(1.05, 1.45))
+                xs.append(rotated_patch(frame, ox, oy, s, float(rng.uniform(0, 360))))
+                ys.append(BG)
             for _ in range(jitter):
                 s = lab.size * k * float(rng.uniform(1.05, 1.45))
                 dx, dy = rng.normal(0, 0.06 * lab.size, 2)
@@ -99,7 +110,7 @@ def rendered_patches(n_frames: int, rng: np.random.Generator) -> tuple[list[np.n
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="/tmp/dice_patches.npz")
-    ap.add_argument("--jitter", type=int, default=4)
+    ap.add_argument("--jitter", type=int, default=6)
     ap.add_argument("--rendered", type=int, default=600)
     args = ap.parse_args()
     rng = np.random.default_rng(0)

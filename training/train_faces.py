@@ -27,7 +27,7 @@ CLASSES = ["1", "2", "3", "4", "5", "6", "worm", "none"]
 
 
 class FaceNet(nn.Module):
-    def __init__(self, width: int = 16) -> None:
+    def __init__(self, width: int = 24) -> None:
         super().__init__()
 
         def block(cin: int, cout: int) -> nn.Sequential:
@@ -80,7 +80,7 @@ def fit_temperature(logits: torch.Tensor, y: torch.Tensor) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--patches", default="/tmp/dice_patches.npz")
-    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--out", default=str(MODELS / "faces.onnx"))
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -110,7 +110,7 @@ def main() -> None:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         model.eval()
         with torch.no_grad():
             vlogits, _ = model(x[val])

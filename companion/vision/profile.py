@@ -19,7 +19,8 @@ import numpy as np
 from companion.vision.classifier import FaceClassifier
 
 K = 7  # neighbours consulted
-SHARPNESS = 20.0  # softmax over cosine similarities: higher trusts the nearest neighbour more
+SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s - 1)): 1 when identical
+PRIOR = 1.0  # weight of the classifier's own answer among the neighbours' votes
 
 
 @dataclass
@@ -59,6 +60,28 @@ class Profile:
             self._emb = scores.embeddings
             self._emb_model = id(classifier)
         return self._emb
+
+    def adapt(self, classifier: FaceClassifier, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities (rows) revised by the nearest profile patches.
+
+        Each neighbour votes for its class with a weight that falls off fast with distance, and the
+        classifier's answer counts as one more full vote: a die that looks just like a confirmed one
+        reads like it, a die unlike anything in the profile reads as the classifier says, and classes
+        the profile has never seen are not pushed down just because they are missing from it.
+        """
+        if not self.labels or emb.size == 0:
+            return probs
+        ref = self.embeddings(classifier)
+        labels = np.array(self.labels)
+        sims = emb @ ref.T
+        k = min(K, len(labels))
+        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        out = PRIOR * probs.astype(np.float32)
+        for i in range(len(emb)):
+            w = np.exp(SHARPNESS * (sims[i, top[i]] - 1.0))
+            np.add.at(out[i], labels[top[i]], w)
+        out /= out.sum(axis=1, keepdims=True)
+        return out
 
     def vote(self, classifier: FaceClassifier, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Class distribution from the nearest profile patches of each embedding (rows), and the

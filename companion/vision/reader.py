@@ -28,7 +28,12 @@ from companion.vision.profile import Profile
 from companion.vision.segment import find_candidates, typical_side, windows
 
 UNCERTAIN = 0.6  # below this confidence a die is reported but should be confirmed on the tablet
+MAYBE_DIE = 0.15  # windows at least this die-like are refined before deciding
 DIE_SCORE = 0.5  # a window is a die when the classifier gives "not a die" less than this
+REFINE = 0.9  # windows whose best face is less likely than this are tried shifted and scaled
+_S = 0.22
+_VARIANTS = [(dx, dy, 1.0) for dx in (-_S, 0.0, _S) for dy in (-_S, 0.0, _S) if dx or dy] + [
+    (0.0, 0.0, 0.8), (0.0, 0.0, 1.25)]
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
 
@@ -41,6 +46,7 @@ class DieReading:
     colour: str
     state: str = "settled"
     pips: int | None = None  # the classical pip count, for diagnostics
+    classifier: float = 0.0  # the classifier's (and profile's) probability of ``value``, for diagnostics
     alternatives: tuple[tuple[int | str, float], ...] = ()  # next likely values
 
     @property
@@ -117,24 +123,52 @@ class DiceReader:
     def _die_score(self, probs: np.ndarray) -> float:
         return float(1.0 - probs[self.classifier.none_class])
 
-    def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
-        wins = self.window_patches(frame, die_size)
+    def _classify(self, wins: list[tuple[float, float, float, np.ndarray]], prof: Profile | None
+                  ) -> list[_Window]:
         scores = self.classifier.classify([w[3] for w in wins])
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
-            votes, _ = prof.vote(self.classifier, scores.embeddings)
-            probs = 0.5 * probs + 0.5 * votes
-        cands = [
-            _Window(cx, cy, size, probs[i], scores.embeddings[i], p)
-            for i, (cx, cy, size, p) in enumerate(wins)
-            if self._die_score(probs[i]) >= DIE_SCORE
-        ]
-        cands.sort(key=lambda w: -float(np.max(np.delete(w.probs, self.classifier.none_class))))
+            probs = prof.adapt(self.classifier, probs, scores.embeddings)
+        return [_Window(cx, cy, size, probs[i], scores.embeddings[i], p) for i, (cx, cy, size, p) in enumerate(wins)]
+
+    def _face_score(self, w: _Window) -> float:
+        return float(np.max(np.delete(w.probs, self.classifier.none_class)))
+
+    def _suppress(self, cands: list[_Window]) -> list[_Window]:
+        cands = sorted(cands, key=lambda w: -self._face_score(w))
         kept: list[_Window] = []
         for w in cands:
-            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.55 * max(w.size, k.size) / 1.1 for k in kept):
+            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.5 * max(w.size, k.size) / 1.1 for k in kept):
                 kept.append(w)
         return kept
+
+    def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
+        found = self._classify(self.window_patches(frame, die_size), prof)
+        # Faint windows are kept for refinement: one off the die's centre looks like "not a die".
+        kept = self._suppress([w for w in found if self._die_score(w.probs) >= MAYBE_DIE])
+        refined = self._refine(frame, kept, prof)
+        return self._suppress([w for w in refined if self._die_score(w.probs) >= DIE_SCORE])
+
+    def _refine(self, frame: np.ndarray, kept: list[_Window], prof: Profile | None) -> list[_Window]:
+        """Windows the classifier is unsure of are tried again a little shifted and scaled: a window
+        from segmentation may sit on the side faces of an obliquely seen die, or between two dice."""
+        unsure = [i for i, w in enumerate(kept)
+                  if self._face_score(w) < REFINE or self._die_score(w.probs) < DIE_SCORE]
+        if not unsure:
+            return kept
+        variants: list[tuple[float, float, float, np.ndarray]] = []
+        owner: list[int] = []
+        for i in unsure:
+            w = kept[i]
+            for dx, dy, k in _VARIANTS:
+                cx, cy, size = w.cx + dx * w.size, w.cy + dy * w.size, w.size * k
+                variants.append((cx, cy, size, patch(frame, cx, cy, size, self.classifier.patch)))
+                owner.append(i)
+        out = list(kept)
+        for i, v in zip(owner, self._classify(variants, prof), strict=True):
+            if self._die_score(v.probs) >= DIE_SCORE and self._face_score(v) > self._face_score(out[i]):
+                out[i] = v
+        return out
 
     def _read_die(self, frame: np.ndarray, w: _Window, prof: Profile | None) -> DieReading:
         none = self.classifier.none_class
@@ -143,7 +177,8 @@ class DiceReader:
         order = np.argsort(-face_probs)
         best = int(order[0])
         value = FACES[best]
-        conf = float(face_probs[best]) * min(1.0, self._die_score(w.probs) / 0.9)
+        p_face = float(face_probs[best]) * min(1.0, self._die_score(w.probs) / 0.9)
+        conf = p_face
         pips = count_pips(frame, w.cx, w.cy, w.size)
         if isinstance(value, int):
             if pips.count is None:
@@ -157,7 +192,7 @@ class DiceReader:
         state = "settled" if conf >= UNCERTAIN else "unreadable"
         alts = tuple((FACES[int(i)], round(float(face_probs[int(i)]), 4)) for i in order[1:3])
         return DieReading(value, (w.cx, w.cy), box, conf, body_colour(frame, w.cx, w.cy, w.size),
-                          state, pips.count, alts)
+                          state, pips.count, p_face, alts)
 
 
 _DEFAULT: DiceReader | None = None

@@ -30,6 +30,12 @@ class Candidate:
 
 def foreground(frame: np.ndarray) -> tuple[np.ndarray, float]:
     """A 0/255 foreground mask at working scale and the working scale factor (work px per frame px)."""
+    mask, _, scale = _foreground(frame)
+    return mask, scale
+
+
+def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """Mask, score map in units of the threshold (above 1 is foreground), and scale."""
     h, w = frame.shape[:2]
     scale = WORK_WIDTH / w
     small = cv2.resize(frame, (WORK_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
@@ -52,12 +58,12 @@ def foreground(frame: np.ndarray) -> tuple[np.ndarray, float]:
     mask = (score > thr).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return _fill_holes(mask), scale
+    return _fill_holes(mask), score / thr, scale
 
 
 def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list[Candidate]:
     """Regions that may be dice. ``die_size`` (frame px) if known, e.g. from tray markers."""
-    mask, scale = foreground(frame)
+    mask, score, scale = _foreground(frame)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = 20
@@ -68,12 +74,42 @@ def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list
         x, y, bw, bh, area = (int(v) for v in stats[i])
         if side > 0 and area < 0.25 * side * side:
             continue
-        comp = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
-        parts = _split(comp, side) if side > 0 and area > 1.7 * side * side else [comp]
-        for part in parts:
-            cand = _candidate(part, x, y, scale, w, h)
-            if cand is not None:
-                out.append(cand)
+        fill = area / float(bw * bh)
+        if side > 0 and (area > 1.4 * side * side or (area > 0.8 * side * side and fill < 0.6)):
+            # Several dice, or dice and something else: look for die-sized peaks at two scales
+            # (perspective makes far dice smaller); the classifier and suppression sort them out.
+            comp = labels[y : y + bh, x : x + bw] == i
+            sub = score[y : y + bh, x : x + bw] * comp
+            out += _peaks(sub, x, y, side, scale) + _peaks(sub, x, y, 0.7 * side, scale)
+            continue
+        comp8 = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
+        cand = _candidate(comp8, x, y, scale, w, h)
+        if cand is not None:
+            out.append(cand)
+    return out
+
+
+def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list[Candidate]:
+    """Die centres inside a blob of several dice (or dice merged with a wall): local maxima of a
+    centre-surround filter the size of a die over the foreground score. Touching dice give one peak
+    each, a die pressed against the tray wall still stands out of the wall's straight band."""
+    s_in = _odd(round(side))
+    s_out = _odd(round(side * 1.6))
+    inner = cv2.boxFilter(score, -1, (s_in, s_in), borderType=cv2.BORDER_CONSTANT)
+    outer = cv2.boxFilter(score, -1, (s_out, s_out), borderType=cv2.BORDER_CONSTANT)
+    a_in, a_out = s_in * s_in, s_out * s_out
+    ring = (outer * a_out - inner * a_in) / (a_out - a_in)
+    resp = inner - 0.5 * ring
+    k = _odd(round(side * 0.7))
+    peak = (resp >= cv2.dilate(resp, np.ones((k, k), np.uint8)) - 1e-6) & (inner > 0.8) & (resp > 0.5)
+    n, _, _, cents = cv2.connectedComponentsWithStats(peak.astype(np.uint8))
+    inv = 1.0 / scale
+    half = side * 0.5 * inv
+    out = []
+    for px, py in cents[1:]:
+        cx, cy = (x + px + 0.5) * inv, (y + py + 0.5) * inv
+        box = (max(0, int(cx - half)), max(0, int(cy - half)), int(cx + half) + 1, int(cy + half) + 1)
+        out.append(Candidate(box, (cx, cy), side * inv, 0.0))
     return out
 
 
@@ -86,19 +122,6 @@ def _typical_side(stats: np.ndarray, blobs: list[int]) -> float:
         if 0.55 < bw / max(bh, 1) < 1.8 and fill > 0.5 and 6 <= max(bw, bh) <= WORK_WIDTH / 4:
             sides.append(np.sqrt(area))
     return float(np.median(sides)) if sides else 0.0
-
-
-def _split(comp: np.ndarray, side: float) -> list[np.ndarray]:
-    """Split a blob of touching dice at distance-transform peaks (one peak per die)."""
-    dist = cv2.distanceTransform(comp, cv2.DIST_L2, 3)
-    peak_r = max(2.0, side * 0.3)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_odd(int(side * 0.7)), _odd(int(side * 0.7))))
-    local_max = (dist >= cv2.dilate(dist, kernel) - 1e-3) & (dist >= peak_r)
-    n, markers = cv2.connectedComponents(local_max.astype(np.uint8))
-    if n <= 2:
-        return [comp] if n == 2 and comp.sum() < 3.0 * side * side else []
-    ws = cv2.watershed(cv2.cvtColor(comp * 255, cv2.COLOR_GRAY2BGR), markers.astype(np.int32))
-    return [((ws == k) & (comp > 0)).astype(np.uint8) for k in range(1, n)]
 
 
 def _candidate(part: np.ndarray, x: int, y: int, scale: float, w: int, h: int) -> Candidate | None:

@@ -1,0 +1,61 @@
+"""Profiles (the table's own dice) and the 'companion dice' commands."""
+
+import json
+
+import numpy as np
+
+from companion.cli import main
+from companion.vision.calibrate import build_profile
+from companion.vision.evaluate import iterate
+from companion.vision.profile import Profile
+
+
+def test_profile_round_trip(tmp_path):
+    p = Profile()
+    p.add(np.zeros((32, 32, 3), np.uint8), 3)
+    p.add(np.full((32, 32, 3), 200, np.uint8), 6)
+    path = tmp_path / "table"
+    p.save(path)
+    q = Profile.load(path)
+    assert q.labels == [3, 6] and len(q) == 2
+    assert np.array_equal(q.patches[1], p.patches[1])
+
+
+def test_profile_votes_for_its_own_dice(reader, fixtures):
+    photos = [(f, labels) for _, f, labels in iterate(fixtures / "matteop65-webcam")]
+    profile = build_profile(reader, photos[:3])
+    assert len(profile) >= 3 * 2
+    patches = profile.patches[:4]
+    emb = reader.classifier.classify(patches).embeddings
+    votes, nearest = profile.vote(reader.classifier, emb)
+    assert np.allclose(nearest, 1.0, atol=1e-3)  # each patch is its own nearest neighbour
+    assert list(votes.argmax(axis=1)) == profile.labels[:4]
+
+
+def test_cli_read_json(fixtures, capsys, tmp_path):
+    images = sorted(str(p) for p in (fixtures / "matteop65-webcam" / "images").iterdir())[:2]
+    assert main(["dice", "read", *images, "--json", "--annotate", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    for line, image in zip(lines, images, strict=True):
+        obj = json.loads(line)
+        assert obj["image"] == image and obj["ms"] > 0
+        assert {"value", "center", "box", "confidence", "colour"} <= set(obj["dice"][0])
+    assert len(list(tmp_path.glob("*.png"))) == 2
+
+
+def test_cli_calibrate_then_eval_with_profile(fixtures, capsys, tmp_path):
+    data = fixtures / "matteop65-webcam"
+    stems = sorted(p.stem for p in (data / "images").iterdir())
+    prof = tmp_path / "table.npz"
+    assert main(["dice", "calibrate", str(data), "--out", str(prof), "--only", *stems[:2]]) == 0
+    assert prof.exists()
+    capsys.readouterr()
+    assert main(["dice", "eval", str(data), "--profile", str(prof), "--skip", *stems[:2], "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["images"] == len(stems) - 2
+    assert summary["accuracy"] >= 0.9
+
+
+def test_cli_bad_image_is_an_error(tmp_path, capsys):
+    assert main(["dice", "read", str(tmp_path / "nope.jpg")]) == 2

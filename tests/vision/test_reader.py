@@ -1,0 +1,68 @@
+"""The reader on held-back real photos (fixtures) and on rendered edge cases."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.evaluate import Score, iterate
+from companion.vision.reader import UNCERTAIN, Reading, read_dice
+from companion.vision.render import RenderDie, render_dice
+
+
+@pytest.mark.parametrize(("name", "minimum"), [("matteop65-webcam", 0.9), ("nell-byler-d6", 0.7)])
+def test_reads_held_back_photos(reader, fixtures, name, minimum):
+    score = Score()
+    for _, frame, labels in iterate(fixtures / name):
+        reading = reader.read(frame)
+        score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
+    assert score.images >= 5
+    assert score.right / score.dice >= minimum, score.report()
+    # Whatever it answers with confidence must be almost always right.
+    assert score.answered_wrong <= max(1, score.answered // 20), score.report()
+
+
+def test_reading_json_shape(reader, fixtures):
+    path = next(iter((fixtures / "matteop65-webcam" / "images").iterdir()))
+    frame = cv2.imread(str(path))
+    reading = reader.read(frame)
+    assert isinstance(reading, Reading) and reading.ms > 0
+    assert reading.dice
+    obj = json.loads(json.dumps(reading.to_json()))
+    for die in obj["dice"]:
+        assert die["value"] in [1, 2, 3, 4, 5, 6, "worm"]
+        x0, y0, x1, y1 = die["box"]
+        assert 0 <= x0 < x1 <= frame.shape[1] and 0 <= y0 < y1 <= frame.shape[0]
+        assert x0 <= die["center"][0] <= x1
+        assert 0.0 <= die["confidence"] <= 1.0
+        assert die["colour"] in ["white", "black", "red", "blue", "green", "yellow", "other"]
+
+
+def test_empty_tray_has_no_dice():
+    frame, _ = render_dice([], seed=1)
+    assert read_dice(frame).dice == []
+
+
+def test_any_image_size(reader, fixtures):
+    path = next(iter((fixtures / "matteop65-webcam" / "images").iterdir()))
+    frame = cv2.imread(str(path))
+    big = cv2.resize(frame, (1280, 960))
+    a, b = reader.read(frame), reader.read(big)
+    assert [d.value for d in a.dice] == [d.value for d in b.dice]
+    for da, db in zip(a.dice, b.dice, strict=True):
+        assert np.allclose(np.array(db.center) / 2, da.center, atol=8)
+
+
+def test_rendered_dice_and_symbol_faces(reader):
+    dice = [RenderDie(f, c) for f, c in [(1, "white"), (4, "red"), ("worm", "white"), (6, "blue"), (3, "yellow")]]
+    frame, drawn = render_dice(dice, seed=11, size=(640, 480), die_size=56)
+    reading = reader.read(frame)
+    assert sorted(map(str, reading.values)) == sorted(str(d.face) for d in drawn)
+
+
+def test_expected_keeps_the_likeliest_dice(reader, fixtures):
+    path = sorted((fixtures / "nell-byler-d6" / "images").iterdir())[0]
+    frame = cv2.imread(str(path))
+    full = reader.read(frame)
+    assert len(reader.read(frame, expected=2).dice) == min(2, len(full.dice))

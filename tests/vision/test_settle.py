@@ -1,0 +1,68 @@
+"""The settle detector over a simulated camera: one reading per roll, none while moving."""
+
+from companion.hardware.camera import SimulatedCamera
+from companion.vision.reader import DieReading, Reading
+from companion.vision.render import RenderDie
+from companion.vision.settle import SettleConfig, SettleDetector
+
+
+class FakeReader:
+    """Reads from a script of readings, to test the detector's logic without the network."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.calls = 0
+
+    def __call__(self, frame):
+        self.calls += 1
+        return self.script.pop(0) if len(self.script) > 1 else self.script[0]
+
+
+def die(value, conf=0.95, x=100.0):
+    return DieReading(value, (x, 100.0), (int(x) - 20, 80, int(x) + 20, 120), conf, "white")
+
+
+def test_rolling_dice_give_nothing_then_one_reading(reader):
+    cam = SimulatedCamera(seed=3, rolling_frames=4)
+    cam.show([RenderDie(2, "red"), RenderDie(5, "white")], moving=4)
+    detector = SettleDetector(reader.read)
+    results = [detector.feed(cam.read()) for _ in range(16)]
+    got = [r for r in results if r is not None]
+    assert results[:5] == [None] * 5  # moving, then not yet still for long enough
+    assert len(got) == 1
+    assert sorted(got[0].values) == [2, 5]
+    assert detector.state == "settled"
+
+
+def test_hand_in_tray_gives_no_reading():
+    cam = SimulatedCamera(seed=4)
+    cam.show([RenderDie(3)])
+    detector = SettleDetector(FakeReader([Reading([die(3)])]))
+    detector.feed(cam.read())
+    cam.hand = True
+    assert detector.feed(cam.read()) is None
+    assert detector.state == "hand"
+    assert all(detector.feed(cam.read()) is None for _ in range(2))
+
+
+def test_uncertain_die_is_reread_from_next_frames():
+    cam = SimulatedCamera(seed=5)
+    cam.show([RenderDie(4)])
+    script = [Reading([die(4, 0.3)]), Reading([die(4, 0.4)]), Reading([die(4, 0.9)]), Reading([die(4, 0.92)])]
+    fake = FakeReader(script)
+    detector = SettleDetector(fake, SettleConfig(still_frames=1, agree=2, retries=4))
+    out = [detector.feed(cam.read()) for _ in range(6)]
+    got = [r for r in out if r is not None]
+    assert len(got) == 1
+    assert got[0].dice[0].confidence >= 0.9 and not got[0].uncertain
+    assert fake.calls >= 3
+
+
+def test_disagreeing_frames_end_uncertain():
+    cam = SimulatedCamera(seed=6)
+    cam.show([RenderDie(1)])
+    script = [Reading([die(v, 0.9)]) for v in (1, 2, 1, 2, 1, 2, 1, 2)]
+    detector = SettleDetector(FakeReader(script), SettleConfig(still_frames=1, agree=2, retries=3))
+    got = [r for r in (detector.feed(cam.read()) for _ in range(8)) if r is not None]
+    assert len(got) == 1
+    assert got[0].uncertain
