@@ -64,7 +64,9 @@ def run_daemon(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         config = load(args.config)
-        mock = bool(args.mock) or not on_pi()
+        # Off a Pi everything is simulated unless a config file says which devices to use (a laptop
+        # with a USB webcam, or the simulated camera through the real pipeline).
+        mock = bool(args.mock) or (not on_pi() and args.config is None)
         config = override(config, host=args.host, port=args.port, data=args.data, mock=mock)
     except ConfigError as exc:
         print(f"companion: {exc}", file=sys.stderr)

@@ -33,6 +33,10 @@ TILES: tuple[int, ...] = tuple(range(21, 37))
 Phase = Literal["roll", "take", "decide", "claim", "over"]
 
 
+POINTS: dict[Face, int] = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, WORM: 5}  # a worm counts five
+ORDER: dict[Face, int] = {f: i for i, f in enumerate(FACES)}  # how dice are listed: 1-5, then worms
+
+
 def worms_on(tile: int) -> int:
     """Worms printed on a tile: 21-24 one, 25-28 two, 29-32 three, 33-36 four."""
     return (tile - 17) // 4
@@ -98,7 +102,7 @@ class HeckmeckState:
 
     @property
     def kept_total(self) -> int:
-        return sum(face_points(f) for f in self.kept)
+        return sum(POINTS[f] for f in self.kept)
 
     @property
     def dice_left(self) -> int:
@@ -230,7 +234,7 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         if state.phase not in ("roll", "decide"):
             raise RuleViolation("Not time to roll: first keep a face from the dice on the table.")
         DiceSpec(state.dice_left, FACES).check(action.dice)
-        faces = tuple(sorted((d.face for d in action.dice), key=_face_order))
+        faces = tuple(sorted((d.face for d in action.dice), key=ORDER.__getitem__))
         name = state.players[state.current]
         shown = " ".join(face_name(f) for f in faces)
         events = [Event("rolled", f"{name} rolled {shown}.", {"player": state.current, "dice": list(faces)})]
@@ -383,5 +387,3 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         }
 
 
-def _face_order(face: Face) -> int:
-    return 6 if face == WORM else int(face)
