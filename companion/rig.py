@@ -262,11 +262,12 @@ class Rig:
             if view.jpeg is None:
                 import cv2
 
-                frame = view.frame
-                if view.reading is not None:
-                    from companion.vision.annotate import annotate
+                from companion.vision.annotate import annotate
+                from companion.vision.reader import read_dice
 
-                    frame = annotate(frame, view.reading)
+                # Mock mode enters the renderer's truth; the picture still shows what the reader sees.
+                reading = view.reading if view.reading is not None else read_dice(view.frame)
+                frame = annotate(view.frame, reading)
                 ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 view.jpeg = bytes(buf) if ok else None
             return view.jpeg

@@ -210,7 +210,13 @@ function renderDiceEntry(g, aw, devices) {
     }
     const label = document.createElement("span");
     label.textContent = "Camera read: ";
-    reading.replaceChildren(label, ...g.reading.map((d) => dieEl(d.face, d.colour || "")), use);
+    const photo = document.createElement("img");
+    photo.className = "reading-photo";
+    photo.alt = "what the camera read";
+    photo.src = `/api/camera/frame.jpg?v=${view.version}`;
+    photo.onerror = () => photo.remove();
+    photo.onclick = () => photo.classList.toggle("large");
+    reading.replaceChildren(photo, label, ...g.reading.map((d) => dieEl(d.face, d.colour || "")), use);
     if (g.reading_note) {
       const note = document.createElement("small");
       note.textContent = g.reading_note;

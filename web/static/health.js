@@ -1,12 +1,31 @@
 // Health view: which parts are real or simulated, camera rate, the last annotated frame, the Pi's vitals.
 "use strict";
+function show(key, v) {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return v.length ? v.join("; ") : "none";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (key.endsWith("_bytes")) {
+    const units = ["B", "kB", "MB", "GB", "TB"];
+    let n = v, i = 0;
+    while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+    return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
+  }
+  if (key.endsWith("_s")) {
+    const s = Math.round(v), h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60);
+    return h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
+  }
+  if (key.endsWith("_c")) return `${v.toFixed(1)} °C`;
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+const LABELS = { cpu_temperature_c: "CPU temperature", memory_rss_bytes: "memory (resident)", disk_free_bytes: "disk free",
+  journal_bytes: "journal size", system_uptime_s: "Pi up for", process_uptime_s: "companion up for" };
 function rows(el, obj) {
   el.replaceChildren(...Object.entries(obj || {}).map(([k, v]) => {
     const tr = document.createElement("tr");
     const a = document.createElement("td");
     const b = document.createElement("td");
-    a.textContent = k.replaceAll("_", " ");
-    b.textContent = v === null || v === undefined ? "—" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+    a.textContent = LABELS[k] || k.replaceAll("_", " ").replace(/ (bytes|s|c)$/, "");
+    b.textContent = show(k, v);
     tr.append(a, b);
     return tr;
   }));
