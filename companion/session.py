@@ -240,7 +240,7 @@ class Table:
     def next_option(self, *, device: str) -> None:
         with self._lock:
             awaiting = self.awaiting()
-            if awaiting is None or not awaiting.options:
+            if awaiting is None or not awaiting.options or awaiting.kind == "secret":
                 raise RuleViolation("There is nothing to choose between right now.")
             self.controls.highlight = (self._highlight(awaiting) + 1) % len(awaiting.options)
             self._changed()
@@ -252,6 +252,8 @@ class Table:
             awaiting = self.awaiting()
             if awaiting is None:
                 raise NoGame("No game is open; start a new game first.")
+            if awaiting.kind == "secret":
+                raise RuleViolation("This choice is secret: each player makes it on the tablet.")
             if awaiting.dice is not None and self.controls.reading is not None:
                 if not self.controls.reading_trusted:
                     raise RuleViolation(self.controls.reading_note or "The camera reading needs checking.")

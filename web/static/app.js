@@ -122,14 +122,27 @@ function render(v) {
   $("outcome").textContent = g.outcome ? g.outcome.text : "";
 
   const opts = $("options");
-  opts.replaceChildren(...aw.options.map((o) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "option" + (o.recommended ? " recommended" : "") + (o.highlighted ? " highlighted" : "");
-    b.textContent = o.label;
-    b.onclick = () => submit(o.action);
-    return b;
-  }));
+  if (aw.kind === "secret") {
+    // a hidden choice: one button per player still to choose; their options open only for them
+    opts.replaceChildren(...aw.players.map((seat) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "option";
+      b.dataset.testid = `secret-${seat}`;
+      b.textContent = `${g.players[seat]}: choose in secret`;
+      b.onclick = () => secretDialog(g.players[seat], aw.options.filter((o) => o.action.player === seat));
+      return b;
+    }));
+  } else {
+    opts.replaceChildren(...aw.options.map((o) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "option" + (o.recommended ? " recommended" : "") + (o.highlighted ? " highlighted" : "");
+      b.textContent = o.label;
+      b.onclick = () => submit(o.action);
+      return b;
+    }));
+  }
 
   renderDiceEntry(g, aw, devices);
   const gv = GameViews[g.name];
@@ -146,6 +159,20 @@ function render(v) {
     li.className = `log-${e.kind}`;
     return li;
   }));
+}
+
+function secretDialog(name, options) {
+  const dlg = $("dlg-secret");
+  $("secret-title").textContent = `${name}, only you look now`;
+  $("secret-options").replaceChildren(...options.map((o) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "option";
+    b.textContent = o.label;
+    b.onclick = async () => { dlg.close(); await submit(o.action); };
+    return b;
+  }));
+  dlg.showModal();
 }
 
 function renderDiceEntry(g, aw, devices) {
