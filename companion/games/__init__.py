@@ -10,8 +10,10 @@ from companion.games.base import Rules, RuleViolation
 
 # name -> "module:Class"; imported on first use so the daemon only loads the games it plays.
 _REGISTRY: dict[str, str] = {
+    "cincinnati": "companion.games.cincinnati.rules:CincinnatiRules",
     "heckmeck": "companion.games.heckmeck.rules:HeckmeckRules",
     "lasvegas": "companion.games.lasvegas.rules:LasVegasRules",
+    "lordsofvegas": "companion.games.lordsofvegas.rules:LordsOfVegasRules",
 }
 
 

@@ -1,0 +1,45 @@
+"""Boss ties: when the top dice of a casino belong to different players, those dice are rerolled,
+free, again and again until one die is highest (or the top dice are all one player's).
+
+Checked after every change of the board (rulings): a take-over by a drawn card, a trade, build,
+sprawl, remodel, reorganize. Casinos are settled one at a time in board order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from companion.games.base import Die, Event
+from companion.games.lordsofvegas.arrange import normalise, owners_of, roll_spec, share_out
+from companion.games.lordsofvegas.casinos import first_tie
+from companion.games.lordsofvegas.state import LordsState, SettleTies, TieRoll, push
+from companion.games.lordsofvegas.words import and_list
+
+REASON = "boss tie"
+
+
+def settle_ties(state: LordsState, events: list[Event]) -> LordsState:
+    casino = first_tie(state.board)
+    if casino is None:
+        return state
+    names = and_list([state.players[s] for s in owners_of(state, casino.tied)])
+    what = f"the {casino.colour} casino at {casino.name} with {casino.top}s"
+    text = f"{names} are tied for boss of {what}: reroll the tied dice."
+    events.append(
+        Event(
+            "boss_tie",
+            text,
+            {"casino": casino.name, "value": casino.top, "players": list(owners_of(state, casino.tied))},
+        )
+    )
+    return push(replace(state, wait=TieRoll(casino.tied)), SettleTies())
+
+
+def tie_roll(state: LordsState, wait: TieRoll, dice: Sequence[Die], events: list[Event]) -> LordsState:
+    spec = roll_spec(state, wait.lots, REASON)
+    dice = normalise(dice, spec)
+    spec.check(dice)
+    shown = ", ".join(f"{d.face} {d.colour}" for d in dice)
+    events.append(Event("tie_rolled", f"The tied dice show {shown}.", {"dice": [d.to_json() for d in dice]}))
+    return share_out(replace(state, wait=None), wait.lots, dice, rerolled=False)

@@ -1,0 +1,115 @@
+"""The scoreboard of Lords of Vegas as JSON for the tablet: players, board, casinos, deck, what is awaited."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from companion.games.base import JSON, Outcome
+from companion.games.lordsofvegas.board import (
+    COLOURS,
+    COMPANY,
+    END_OF_GAME,
+    LOTS,
+    MARKERS_PER_PLAYER,
+    STRIP,
+    card_label,
+    pays,
+)
+from companion.games.lordsofvegas.casinos import casinos
+from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, Space
+
+
+def scoreboard(state: LordsState, prompt: str, outcome: Outcome | None) -> JSON:
+    found = casinos(state.board)
+    return {
+        "game": "lordsofvegas",
+        "phase": state.phase,
+        "current": state.current,
+        "prompt": prompt,
+        "lay_off": state.lay_off,
+        "players": [_player(state, seat, found) for seat in range(state.n)],
+        "lots": [_lot(state, i, s) for i, s in enumerate(state.board)],
+        "casinos": [
+            {
+                "name": c.name,
+                "colour": c.colour,
+                "company": COMPANY[c.colour],
+                "lots": [LOTS[i].name for i in c.lots],
+                "size": c.size,
+                "boss": c.boss,
+                "strip": c.strip,
+                "dice": [{"lot": LOTS[lot].name, "player": o, "value": v} for lot, o, v in c.dice],
+            }
+            for c in found
+        ],
+        "supply": {colour: state.tiles_left(colour) for colour in COLOURS},
+        "deck": {"count": len(state.deck), "end_of_game_in": END_OF_GAME in state.deck},
+        "drawn": _drawn(state),
+        "last_card": None
+        if state.last_card is None
+        else {"card": state.last_card, "label": card_label(state.last_card)},
+        "bet": _bet(state),
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+    }
+
+
+def _player(state: LordsState, seat: int, found: tuple[object, ...]) -> JSON:
+    bossed = [c for c in casinos(state.board) if c.boss == seat]
+    return {
+        "name": state.players[seat],
+        "colour": state.colours[seat],
+        "money": state.money[seat],
+        "points": state.points[seat],
+        "dice_on_board": state.dice_out(seat),
+        "markers_on_board": len(state.marked(seat)),
+        "markers_left": MARKERS_PER_PLAYER - len(state.marked(seat)),
+        "boss_of": [c.name for c in bossed],
+        "to_play": state.phase in ("draw", "play") and seat == state.current,
+        "gambled": state.gambled and seat == state.current,
+    }
+
+
+def _lot(state: LordsState, i: int, space: Space) -> JSON:
+    lot = LOTS[i]
+    tile = space.tile
+    return {
+        "lot": lot.name,
+        "cost": lot.cost,
+        "die": lot.die,
+        "strip": lot.strip,
+        "card_drawn": lot.name not in state.deck,
+        "marker": space.marker,
+        "tile": None
+        if tile is None
+        else {"colour": tile.colour, "player": tile.owner, "value": tile.value or None, "rerolled": tile.rerolled},
+    }
+
+
+def _drawn(state: LordsState) -> JSON:
+    """Cards seen so far (dealt or drawn) by what they pay: the discard piles players count."""
+    seen = [c for c in (*(lot.name for lot in LOTS), END_OF_GAME) if c not in state.deck]
+    if state.phase == "deal":
+        seen = [c for c in seen if c != END_OF_GAME]
+    counts = Counter(pays(c) for c in seen if c != END_OF_GAME)
+    return {colour: counts.get(colour, 0) for colour in (*COLOURS, STRIP)}
+
+
+def _bet(state: LordsState) -> JSON:
+    wait = state.wait
+    if isinstance(wait, LayOff):
+        return {
+            "gambler": state.current,
+            "boss": wait.boss,
+            "casino": LOTS[wait.lot].name,
+            "amount": wait.amount,
+            "laid_off": None,
+        }
+    if isinstance(wait, GambleRoll):
+        return {
+            "gambler": wait.gambler,
+            "boss": wait.boss,
+            "casino": LOTS[wait.lot].name,
+            "amount": wait.amount,
+            "laid_off": wait.laid_off,
+        }
+    return None
