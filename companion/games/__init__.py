@@ -13,7 +13,6 @@ _REGISTRY: dict[str, str] = {
     "cincinnati": "companion.games.cincinnati.rules:CincinnatiRules",
     "heckmeck": "companion.games.heckmeck.rules:HeckmeckRules",
     "lasvegas": "companion.games.lasvegas.rules:LasVegasRules",
-    "lordsofvegas": "companion.games.lordsofvegas.rules:LordsOfVegasRules",
 }
 
 
