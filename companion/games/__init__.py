@@ -13,6 +13,7 @@ _REGISTRY: dict[str, str] = {
     "cincinnati": "companion.games.cincinnati.rules:CincinnatiRules",
     "heckmeck": "companion.games.heckmeck.rules:HeckmeckRules",
     "lasvegas": "companion.games.lasvegas.rules:LasVegasRules",
+    "lordsofvegas": "companion.games.lordsofvegas.rules:LordsOfVegasRules",
 }
 
 
