@@ -179,7 +179,9 @@ def test_rulebook_reorganize_the_merged_casino_for_10() -> None:
 def test_rulebook_gamble_yellow_bets_4_at_reds_casino_and_rolls_3() -> None:
     tiles = {"C1": ("aqua", 0, 6), "C2": ("aqua", 0, 2), "C4": ("aqua", 0, 1)}
     state = position(["Red", "Yellow"], tiles=tiles, money=(20, 20), current=1)
-    assert ("C1", 15) in [(o.action.lot, o.action.amount) for o in rules.awaiting(state).options if isinstance(o.action, Gamble)]
+    assert ("C1", 15) in [
+        (o.action.lot, o.action.amount) for o in rules.awaiting(state).options if isinstance(o.action, Gamble)
+    ]
     state, _ = play(state, Gamble("C1", 4), Roll((Die(1), Die(2))))
     assert state.money == (16, 24)
 

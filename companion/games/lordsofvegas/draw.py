@@ -112,7 +112,7 @@ def draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
             Event("blocked", f"{card} is out of play with two players: nobody takes it over.", {"card": card})
         )
         return push(state, *after[1:])
-    return push(_take_over(state, lot, events), *after)
+    return _take_over(push(state, *after), lot, events)
 
 
 def _take_over(state: LordsState, lot: int, events: list[Event]) -> LordsState:
