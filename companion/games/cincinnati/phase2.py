@@ -115,7 +115,7 @@ def no_more(state: CincinnatiState) -> Result:
     order = asking_order(state)
     pending = tuple(s for s in order if s in state.buyers)
     state = replace(state, phase="throw", throw=state.throw + 1, pending=pending, buyers=())
-    text = f"Chip throw: {names(state, pending)} throw again."
+    text = f"Chip throw for {names(state, pending)}."
     return state, [Event("chip_throws", text, {"players": list(pending)})]
 
 

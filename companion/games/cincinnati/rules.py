@@ -118,7 +118,7 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
     def _awaiting_choice(self, state: CincinnatiState) -> Awaiting[Action]:
         waiting = tuple(s for s in state.seats if state.players[s].table is None)
         options = tuple(
-            Option[Action](ChooseTable(s, t), f"{state.players[s].name}: table {t} ({TABLE_NAMES[t]})")  # type: ignore[arg-type]
+            Option[Action](ChooseTable(s, t), f"Table {t} ({TABLE_NAMES[t]})")  # type: ignore[arg-type]
             for s in waiting
             for t in state.tables
         )
