@@ -717,3 +717,15 @@ def test_actions_round_trip_through_json() -> None:
         assert R.action_from_json(R.action_to_json(action)) == action
     camera = R.action_from_json({"type": "roll", "dice": [{"face": 6, "colour": "red"}, 6, 6, 1, 2]})
     assert isinstance(camera, Throw) and camera.player is None
+
+
+def test_when_everyone_with_chips_has_paid_the_chip_throw_starts_without_asking_further() -> None:
+    g = Game(["Ann", "Bob", "Cy"]).give("Cy", chips=0).cards(25_000, 15_000).choose(Ann="A", Bob="C", Cy="C")
+    for name in ("Ann", "Bob", "Cy"):
+        g.throw(name, 1, 2, 2, 5, 6)
+    for _ in (2, 3):
+        for name in ("Ann", "Bob", "Cy"):
+            g.pass_(name)
+    assert R.awaiting(g.state).players == (0, 1)
+    g.do(BuyThrow(0), BuyThrow(1))
+    assert g.state.phase == "throw" and g.state.pending == (0, 1)

@@ -106,7 +106,11 @@ def buy(state: CincinnatiState, seat: int) -> Result:
     state = with_player(state, seat, replace(p, chips=p.chips - 1))
     state = replace(state, supply=state.supply + 1, buyers=state.buyers + (seat,))
     text = f"{p.name} pays a chip for one more throw."
-    return state, [Event("buy", text, {"player": seat})]
+    events = [Event("buy", text, {"player": seat})]
+    if can_buy(state):
+        return state, events
+    following, more = no_more(state)  # nobody is left to ask
+    return following, events + more
 
 
 def no_more(state: CincinnatiState) -> Result:
