@@ -521,3 +521,41 @@ def test_scoreboard_shows_the_table() -> None:
     assert board["casinos"][0]["lots"] == ["A2", "A5"] and board["supply"]["gold"] == 7
     assert board["lots"][0]["marker"] == 0 and len(board["lots"]) == len(LOTS)
     assert board["prompt"].startswith("Ann:")
+
+
+def test_ruling_a_boss_tie_reroll_does_not_mark_a_die_but_a_trade_keeps_the_mark() -> None:
+    tiles = {"A2": ("gold", 0, 5), "A5": ("gold", 1, 2)}
+    state = position(["Ann", "Bob"], tiles=tiles, markers={"A1": 1}, money=(0, 20), current=1)
+    state, _ = play(state, Build("A1", "gold"))  # no tie: Bob's 3 is below Ann's 5
+    state, _ = play(state, Reorganize("A1"), Roll((Die(6, "blue"), Die(6, "green"), Die(1, "green"))))
+    state, _ = play(state, ArrangeDice(("A1", "A5"), (6, 1)))
+    assert state.wait is not None  # Ann's 6 and Bob's 6 tie
+    state, _ = play(state, Roll((Die(4, "blue"), Die(2, "green"))))
+    assert boss_at(state, "A2") == 0 and all(tile(state, n).rerolled for n in ("A1", "A2", "A5"))
+    state = position(["Ann", "Bob"], tiles={"A2": ("gold", 0, 1), "B2": ("aqua", 1, 3)}, money=(5, 0))
+    state, _ = play(state, Reorganize("A2"), Roll((Die(4, "blue"),)), Trade(0, 1, dice_a=("A2",)))
+    assert tile(state, "A2") == Tile("gold", 1, 4, rerolled=True)
+
+
+def test_virtual_deck_lets_the_companion_draw() -> None:
+    state = rules.setup(["Ann", "Bob"], {"virtual_deck": True})
+    assert rules.awaiting(state).source == "companion"
+    assert rules.awaiting(position(["Ann", "Bob"])).source == "table"
+
+
+def test_actions_round_trip_through_json_and_bad_json_is_refused() -> None:
+    from companion.games.base import MalformedAction
+
+    state = position(["Ann", "Bob"], tiles={"A2": ("gold", 0, 2)}, markers={"A1": 0}, money=(60, 30))
+    for action in [*rules.legal_actions(state), Trade(0, 1, money_a=3, lots_a=("A1",))]:
+        assert rules.action_from_json(rules.action_to_json(action)) == action
+    with pytest.raises(MalformedAction):
+        rules.action_from_json({"type": "gamble", "lot": "A2", "amount": "lots"})
+
+
+def test_scoreboard_and_state_are_json() -> None:
+    import json
+
+    state = position(["Ann", "Bob"], tiles={"A2": ("gold", 0, 2)}, markers={"A1": 0}, money=(60, 30))
+    json.dumps(rules.scoreboard(state))
+    json.dumps(rules.state_to_json(state))
