@@ -15,7 +15,7 @@ from companion.games.lordsofvegas.board import (
     card_label,
     pays,
 )
-from companion.games.lordsofvegas.casinos import casinos
+from companion.games.lordsofvegas.casinos import Casino, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, Space
 
 
@@ -53,8 +53,8 @@ def scoreboard(state: LordsState, prompt: str, outcome: Outcome | None) -> JSON:
     }
 
 
-def _player(state: LordsState, seat: int, found: tuple[object, ...]) -> JSON:
-    bossed = [c for c in casinos(state.board) if c.boss == seat]
+def _player(state: LordsState, seat: int, found: tuple[Casino, ...]) -> JSON:
+    bossed = [c for c in found if c.boss == seat]
     return {
         "name": state.players[seat],
         "colour": state.colours[seat],
@@ -90,7 +90,7 @@ def _drawn(state: LordsState) -> JSON:
     seen = [c for c in (*(lot.name for lot in LOTS), END_OF_GAME) if c not in state.deck]
     if state.phase == "deal":
         seen = [c for c in seen if c != END_OF_GAME]
-    counts = Counter(pays(c) for c in seen if c != END_OF_GAME)
+    counts = Counter(pays(c) for c in seen)  # End of Game counts with the Strip cards
     return {colour: counts.get(colour, 0) for colour in (*COLOURS, STRIP)}
 
 
