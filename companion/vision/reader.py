@@ -138,7 +138,7 @@ class DiceReader:
         cands = sorted(cands, key=lambda w: -self._face_score(w))
         kept: list[_Window] = []
         for w in cands:
-            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.5 * max(w.size, k.size) / 1.1 for k in kept):
+            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.6 * max(w.size, k.size) / 1.1 for k in kept):
                 kept.append(w)
         return kept
 

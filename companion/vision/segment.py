@@ -187,7 +187,10 @@ def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ..
         x0, y0, x1, y1 = c.box
         bw, bh = x1 - x0, y1 - y0
         if max(bw, bh) <= 1.5 * win:
-            out.append((round((x0 + x1) / 2), round((y0 + y1) / 2), round(max(bw, bh, side) * 1.1)))
+            cx, cy, size = round((x0 + x1) / 2), round((y0 + y1) / 2), round(max(bw, bh, side) * 1.1)
+            # Peaks found at two scales often coincide: one window is enough.
+            if all(abs(cx - ox) + abs(cy - oy) > 0.3 * size for ox, oy, _ in out):
+                out.append((cx, cy, size))
             continue
         step = side * 0.5
         nx = max(1, int(np.ceil((bw - win) / step)) + 1)
