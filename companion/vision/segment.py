@@ -197,7 +197,7 @@ def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ..
         ny = max(1, int(np.ceil((bh - win) / step)) + 1)
         for j in range(ny):
             for i in range(nx):
-                cx = x0 + win / 2 + (bw - win) * (i / (nx - 1) if nx > 1 else 0.5)
-                cy = y0 + win / 2 + (bh - win) * (j / (ny - 1) if ny > 1 else 0.5)
-                out.append((round(min(max(cx, 0), w)), round(min(max(cy, 0), h)), round(win)))
+                gx = x0 + win / 2 + (bw - win) * (i / (nx - 1) if nx > 1 else 0.5)
+                gy = y0 + win / 2 + (bh - win) * (j / (ny - 1) if ny > 1 else 0.5)
+                out.append((round(min(max(gx, 0), w)), round(min(max(gy, 0), h)), round(win)))
     return out
