@@ -41,6 +41,7 @@ def test_play_reload_and_undo(page: Any, companion: tuple[str, Table]) -> None:
     unlock(page)
 
     page.get_by_role("button", name="New game").click()
+    page.get_by_test_id("new-game").select_option("heckmeck")
     names = page.get_by_test_id("player-name")
     names.nth(0).fill("Ann")
     names.nth(1).fill("Bob")

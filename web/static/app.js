@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const store = window.localStorage;
 let view = null;
 let entered = [];
+let rollFor = null; // whose dice the pad enters when several players throw at once
 let deviceId = store.getItem("deviceId");
 if (!deviceId) {
   deviceId = Math.random().toString(36).slice(2, 8);
@@ -32,6 +33,7 @@ async function call(path, body, { raw = false, retry = true } = {}) {
 }
 
 function submit(action) { return call("/api/input", { action }).catch(() => {}); }
+window.submitAction = submit;
 
 function toast(text) {
   const el = $("toast");
@@ -93,6 +95,8 @@ function wormIcon() {
 }
 window.wormIcon = wormIcon;
 
+window.rerender = () => { if (view) render(view); };
+
 function render(v) {
   view = v;
   const g = v.game;
@@ -134,14 +138,7 @@ function render(v) {
       return b;
     }));
   } else {
-    opts.replaceChildren(...aw.options.map((o) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "option" + (o.recommended ? " recommended" : "") + (o.highlighted ? " highlighted" : "");
-      b.textContent = o.label;
-      b.onclick = () => submit(o.action);
-      return b;
-    }));
+    opts.replaceChildren(...optionButtons(aw.options, g));
   }
 
   renderDiceEntry(g, aw, devices);
@@ -160,6 +157,53 @@ function render(v) {
     return li;
   }));
 }
+
+const ACTION_NAMES = { build: "Build", sprawl: "Sprawl", remodel: "Remodel", reorganize: "Reorganize",
+  gamble: "Gamble", trade: "Trade", take: "Keep", claim: "Take a tile", place: "Place", buy: "Buy a throw",
+  challenge: "Challenge", pass: "Pass", note: "Banknote", card: "Card" };
+
+function optionButton(o) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "option" + (o.recommended ? " recommended" : "") + (o.highlighted ? " highlighted" : "");
+  b.textContent = o.label;
+  b.onclick = () => submit(o.action);
+  return b;
+}
+
+// Few options: one big button each. Many (a Lords of Vegas turn): the usual ones first, the rest
+// folded by kind of action, and a board that marks a lot filters them (game.focus).
+function optionButtons(options, g) {
+  const gv = GameViews[g.name] || {};
+  const focus = gv.focus;
+  const shown = focus ? options.filter((o) => o.recommended || JSON.stringify(o.action).includes(`"${focus}"`)) : options;
+  if (shown.length <= 8) return shown.map(optionButton);
+  const groups = new Map();
+  const out = [];
+  for (const o of shown) {
+    if (o.recommended || o.highlighted) { out.push(optionButton(o)); continue; }
+    const kind = o.action.type;
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push(o);
+  }
+  for (const [kind, list] of groups) {
+    if (list.length === 1) { out.push(optionButton(list[0])); continue; }
+    const details = document.createElement("details");
+    details.className = "option-group";
+    details.dataset.kind = kind;
+    const summary = document.createElement("summary");
+    summary.textContent = `${ACTION_NAMES[kind] || kind} (${list.length})`;
+    const box = document.createElement("div");
+    box.className = "options";
+    box.append(...list.map(optionButton));
+    details.append(summary, box);
+    details.open = openGroups.has(kind);
+    details.ontoggle = () => { if (details.open) openGroups.add(kind); else openGroups.delete(kind); };
+    out.push(details);
+  }
+  return out;
+}
+const openGroups = new Set();
 
 function secretDialog(name, options) {
   const dlg = $("dlg-secret");
@@ -215,6 +259,24 @@ function renderDiceEntry(g, aw, devices) {
     $("faces").classList.remove("by-colour");
   }
   drawEntered(spec);
+  // several players throw at once (Cincinnati): say whose dice these are
+  const whose = $("whose");
+  if (aw.players.length > 1) {
+    if (!aw.players.includes(rollFor)) rollFor = aw.players[0];
+    whose.hidden = false;
+    whose.replaceChildren(...aw.players.map((seat) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = seat === rollFor ? "primary" : "secondary";
+      b.textContent = g.players[seat];
+      b.dataset.testid = `roll-for-${seat}`;
+      b.onclick = () => { rollFor = seat; renderDiceEntry(g, aw, devices); };
+      return b;
+    }));
+  } else {
+    rollFor = null;
+    whose.hidden = true;
+  }
   const reading = $("reading");
   reading.hidden = !g.reading;
   if (g.reading) {
@@ -233,7 +295,7 @@ function renderDiceEntry(g, aw, devices) {
       use.className = "primary";
       use.dataset.testid = "use-reading";
       use.textContent = "Use camera reading";
-      use.onclick = () => submit({ type: "roll", dice: g.reading });
+      use.onclick = () => submit(rollFor !== null ? { type: "roll", dice: g.reading, player: rollFor } : { type: "roll", dice: g.reading });
     }
     const label = document.createElement("span");
     label.textContent = "Camera read: ";
@@ -393,7 +455,9 @@ document.addEventListener("DOMContentLoaded", () => {
   $("btn-clear").onclick = () => { entered = []; if (view && view.game) drawEntered(view.game.awaiting.dice); };
   $("btn-roll").onclick = async () => {
     const dice = entered.slice();
-    await submit({ type: "roll", dice });
+    const action = { type: "roll", dice };
+    if (rollFor !== null) action.player = rollFor;
+    await submit(action);
     entered = [];
     if (view && view.game && view.game.awaiting.dice) drawEntered(view.game.awaiting.dice);
   };
