@@ -156,3 +156,19 @@ def test_device_routes_without_devices(client: FlaskClient) -> None:
     assert client.post("/api/buttons/confirm", headers=AUTH).status_code == 404
     assert client.get("/api/camera/frame.jpg").status_code == 404
     assert client.get("/api/health").get_json()["ok"] is True
+
+
+def test_a_record_is_not_exported_while_secret_choices_are_pending(client: FlaskClient, table: Table) -> None:
+    res = client.post(
+        "/api/games", json={"game": "cincinnati", "players": ["A", "B", "C", "D"], "options": {"virtual_deck": True}},
+        headers=AUTH,
+    )
+    game = res.get_json()["id"]
+    assert table.awaiting() is not None and table.awaiting().kind == "secret"  # type: ignore[union-attr]
+    client.post("/api/input", json={"action": {"type": "choose", "player": 0, "table": "B"}}, headers=AUTH)
+    res = client.get(f"/api/games/{game}/record")
+    assert res.status_code == 409 and "secret" in res.get_json()["error"]
+    game_view = client.get("/api/state").get_json()["game"]
+    assert game_view["scoreboard"]["players"][0]["table"] is None
+    assert all(o["action"]["player"] != 0 for o in game_view["awaiting"]["options"])
+    assert "Ballroom" not in json.dumps(game_view["log"]) and "table B" not in json.dumps(game_view["log"])

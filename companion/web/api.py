@@ -149,6 +149,10 @@ def export_game(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
         raise ApiError(404, f"There is no game number {game_id}.")
+    awaiting = table().awaiting()
+    if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
+        # the record holds the choices made so far: it would give them away
+        raise ApiError(409, "Export the game once every player has made their secret choice.")
     text = "\n".join(table().journal.export_lines(game_id)) + "\n"
     name = f"{row.game}-{game_id}.jsonl"
     return Response(
