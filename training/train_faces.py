@@ -122,7 +122,9 @@ def main() -> None:
     torch.onnx.export(model, (torch.zeros(1, 3, 32, 32),), args.out, input_names=["patch"],
                       output_names=["logits", "embedding"], dynamic_axes={"patch": {0: "n"}},
                       opset_version=17, dynamo=False)
-    meta = {"classes": CLASSES, "patch": 32, "temperature": temperature, "input": "BGR/255",
+    head = {"weight": model.head.weight.detach().numpy().round(6).tolist(),
+            "bias": model.head.bias.detach().numpy().round(6).tolist()}
+    meta = {"classes": CLASSES, "patch": 32, "temperature": temperature, "input": "BGR/255", "head": head,
             "val_accuracy": acc, "trained_on": "training/make_patches.py over the 'train' photos of split.json"}
     Path(args.out).with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 

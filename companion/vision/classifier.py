@@ -20,10 +20,12 @@ DEFAULT_MODEL = MODELS / "faces.onnx"
 
 @dataclass(frozen=True)
 class Scores:
-    """Per patch: class probabilities (n x classes) and embeddings (n x d, unit length)."""
+    """Per patch: class probabilities (n x classes), embeddings (n x d, unit length) and the raw
+    embeddings the last layer sees (n x d)."""
 
     probs: np.ndarray
     embeddings: np.ndarray
+    raw: np.ndarray
 
 
 class FaceClassifier:
@@ -35,6 +37,11 @@ class FaceClassifier:
         self.classes: list[str] = list(meta["classes"])
         self.patch: int = int(meta["patch"])
         self.temperature: float = float(meta.get("temperature", 1.0))
+        head = meta.get("head")
+        # The last layer's weights, so a profile can retrain it (see ``profile.Profile.adapt``).
+        self.head: tuple[np.ndarray, np.ndarray] | None = None
+        if head is not None:
+            self.head = (np.array(head["weight"], np.float32), np.array(head["bias"], np.float32))
         self._net = cv2.dnn.readNetFromONNX(str(path))
         self._outputs = ["logits", "embedding"]
 
@@ -44,14 +51,19 @@ class FaceClassifier:
 
     def classify(self, patches: list[np.ndarray]) -> Scores:
         if not patches:
-            return Scores(np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 0), np.float32))
+            empty = np.zeros((0, 0), np.float32)
+            return Scores(np.zeros((0, len(self.classes)), np.float32), empty, empty)
         blob = cv2.dnn.blobFromImages(patches, 1.0 / 255.0, (self.patch, self.patch), swapRB=False)
         self._net.setInput(blob)
         logits, emb = self._net.forward(self._outputs)
-        z = logits.reshape(len(patches), -1) / self.temperature
+        raw = emb.reshape(len(patches), -1).astype(np.float32)
+        e = raw / (np.linalg.norm(raw, axis=1, keepdims=True) + 1e-6)
+        return Scores(self.softmax(logits.reshape(len(patches), -1)), e, raw)
+
+    def softmax(self, logits: np.ndarray) -> np.ndarray:
+        """Calibrated class probabilities from logits (temperature fitted at training time)."""
+        z = logits / self.temperature
         z = z - z.max(axis=1, keepdims=True)
         p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        e = emb.reshape(len(patches), -1).astype(np.float32)
-        e /= np.linalg.norm(e, axis=1, keepdims=True) + 1e-6
-        return Scores(p.astype(np.float32), e)
+        out: np.ndarray = (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+        return out

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision.classifier import FaceClassifier
+from companion.vision.classifier import FaceClassifier, Scores
 
+PULL = 1.0  # how strongly the retrained last layer is held to the shipped one
+STEPS = 300  # gradient steps when retraining the last layer (milliseconds on a Pi)
 K = 7  # neighbours consulted
 SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s - 1)): 1 when identical
 PRIOR = 1.0  # weight of the classifier's own answer among the neighbours' votes
@@ -30,6 +32,8 @@ class Profile:
     die_size: float = 0.0
     _emb: np.ndarray | None = field(default=None, repr=False)
     _emb_model: int = 0
+    _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    _head_model: int = 0
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -39,6 +43,7 @@ class Profile:
         self.patches.append(np.ascontiguousarray(patch, np.uint8))
         self.labels.append(int(label))
         self._emb = None
+        self._head = None
 
     def save(self, path: Path | str) -> None:
         arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
@@ -61,7 +66,32 @@ class Profile:
             self._emb_model = id(classifier)
         return self._emb
 
-    def adapt(self, classifier: FaceClassifier, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
+    def adapt(self, classifier: FaceClassifier, scores: Scores) -> np.ndarray:
+        """Class probabilities for ``scores`` from the classifier's last layer retrained on the profile.
+
+        The shipped last layer is the starting point and an L2 pull keeps it close: the profile's
+        dice move the decision boundaries towards the table's own colours and pips, while the classes
+        the profile has few or no examples of keep what the shipped model learnt. Without head
+        weights in the model's metadata, falls back to nearest neighbours (``vote_adapt``).
+        """
+        if not self.labels or scores.raw.size == 0:
+            return scores.probs
+        head = self.retrained_head(classifier)
+        if head is None:
+            return self.vote_adapt(classifier, scores.probs, scores.embeddings)
+        w, b = head
+        return classifier.softmax(scores.raw @ w.T + b)
+
+    def retrained_head(self, classifier: FaceClassifier) -> tuple[np.ndarray, np.ndarray] | None:
+        if classifier.head is None:
+            return None
+        if self._head is None or self._head_model != id(classifier):
+            raw = classifier.classify(self.patches).raw
+            self._head = _retrain_head(raw, np.array(self.labels), *classifier.head, classifier.temperature)
+            self._head_model = id(classifier)
+        return self._head
+
+    def vote_adapt(self, classifier: FaceClassifier, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """The classifier's probabilities (rows) revised by the nearest profile patches.
 
         Each neighbour votes for its class with a weight that falls off fast with distance, and the
@@ -103,3 +133,21 @@ class Profile:
             out[i] /= out[i].sum()
             nearest[i] = float(s.max())
         return out, nearest
+
+
+def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, temperature: float
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Softmax regression on (x, y) from (w0, b0), with an L2 pull back towards them."""
+    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
+    onehot = np.eye(len(b0))[y]
+    scale = 1.0 / max(float(np.mean(np.sum(x * x, axis=1))), 1e-6)  # step size for this feature scale
+    lr = 0.5 * scale
+    for _ in range(STEPS):
+        z = (x @ w.T + b) / temperature
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        g = (p - onehot) / (len(y) * temperature)
+        w -= lr * (g.T @ x + PULL * (w - w0))
+        b -= 0.5 * (g.sum(axis=0) + PULL * (b - b0))
+    return w.astype(np.float32), b.astype(np.float32)

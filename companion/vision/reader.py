@@ -128,7 +128,7 @@ class DiceReader:
         scores = self.classifier.classify([w[3] for w in wins])
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
-            probs = prof.adapt(self.classifier, probs, scores.embeddings)
+            probs = prof.adapt(self.classifier, scores)
         return [_Window(cx, cy, size, probs[i], scores.embeddings[i], p) for i, (cx, cy, size, p) in enumerate(wins)]
 
     def _face_score(self, w: _Window) -> float:

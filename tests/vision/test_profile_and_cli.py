@@ -6,8 +6,10 @@ import numpy as np
 
 from companion.cli import main
 from companion.vision.calibrate import build_profile
+from companion.vision.crops import patch
 from companion.vision.evaluate import iterate
 from companion.vision.profile import Profile
+from companion.vision.render import RenderDie, render_dice
 
 
 def test_profile_round_trip(tmp_path):
@@ -30,6 +32,23 @@ def test_profile_votes_for_its_own_dice(reader, fixtures):
     votes, nearest = profile.vote(reader.classifier, emb)
     assert np.allclose(nearest, 1.0, atol=1e-3)  # each patch is its own nearest neighbour
     assert list(votes.argmax(axis=1)) == profile.labels[:4]
+
+
+def test_retrained_last_layer_fits_the_tables_dice(reader):
+    # A purple die with green pips and symbol faces: the table's own dice, confirmed on the tablet.
+    rng = np.random.default_rng(0)
+    profile = Profile()
+    faces = [1, 2, 3, 4, 5, 6, "worm"]
+    for seed in range(6):
+        dice = [RenderDie(f, "other", pip_colour=(60, 200, 60)) for f in faces]
+        frame, drawn = render_dice(dice, seed=seed, die_size=float(rng.uniform(36, 56)))
+        for d in drawn:
+            profile.add(patch(frame, d.center[0], d.center[1], d.size * 1.25), faces.index(d.face))
+    scores = reader.classifier.classify(profile.patches)
+    adapted = profile.adapt(reader.classifier, scores)
+    labels = np.array(profile.labels)
+    assert np.mean(adapted.argmax(axis=1) == labels) >= np.mean(scores.probs.argmax(axis=1) == labels)
+    assert np.mean(adapted.argmax(axis=1) == labels) >= 0.9
 
 
 def test_cli_read_json(fixtures, capsys, tmp_path):
