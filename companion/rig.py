@@ -66,7 +66,22 @@ class Rig:
         self._build_camera()
         self._worker = threading.Thread(target=self._work, name="rig-inputs", daemon=True)
         self._worker.start()
+        table.subscribe(self._show_lights)
         table.set_status("devices", self.status())
+
+    def _show_lights(self, view: dict[str, Any]) -> None:
+        """Status LEDs follow the table: amber while dice are awaited, red on a camera fault, else green."""
+        if self.lights is None:
+            return
+        game = view.get("game") or {}
+        awaiting = game.get("awaiting") or {}
+        camera = str(view.get("status", {}).get("devices", {}).get("camera", ""))
+        if "failing" in camera or view.get("status", {}).get("banner"):
+            self.lights.show_error()
+        elif awaiting.get("dice") is not None:
+            self.lights.show_reading()
+        else:
+            self.lights.show_ready()
 
     # --- parts -------------------------------------------------------------------------------
     def _build_buttons(self) -> None:
@@ -273,6 +288,7 @@ class Rig:
             return view.jpeg
 
     def close(self) -> None:
+        self.table.unsubscribe(self._show_lights)
         self._stop.set()
         self._events.put(None)
         self._worker.join(timeout=2)

@@ -148,3 +148,15 @@ def test_watcher_reconnects_with_back_off_and_offers_a_settled_reading() -> None
         watcher.close()
     assert states[0].startswith("failing (no camera") and "ok" in states
     assert len(got[0].dice) == 4
+
+
+def test_status_lights_follow_the_table(rig: Rig, table: Table) -> None:
+    assert rig.lights.lit["ready"]
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    assert rig.lights.lit == {"ready": False, "reading": True, "error": False}  # dice awaited
+    table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 5, "worm", "worm"]}, device="t")
+    assert rig.lights.lit["ready"] and not rig.lights.lit["reading"]  # a choice: no dice awaited
+    rig.camera.unplug()
+    with pytest.raises(RuleViolation):
+        rig.reread()
+    assert rig.lights.lit["error"]
