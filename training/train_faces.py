@@ -4,7 +4,7 @@
     .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz
     .venv/bin/python training/train_faces.py --patches /tmp/dice_patches.npz
 
-Writes ``companion/vision/models/faces.onnx`` (outputs ``logits`` and a 64-d ``embedding`` that the
+Writes ``companion/vision/models/faces.onnx`` (outputs ``logits`` and a 96-d ``embedding`` that the
 profile's nearest-neighbour search uses) and ``faces.json`` (class names, patch size, the softmax
 temperature fitted on a validation part of the patches). Augmentations that matter: random channel
 order and grey conversion, so that no die colour is special; brightness and contrast, for dim light.

@@ -1,8 +1,8 @@
 """The small face classifier, run by ``cv2.dnn`` from the ONNX file shipped in the package.
 
 Trained by ``training/train_faces.py``; classes are faces 1-6, the symbol face and "not a die". Besides
-the class scores it returns the 64-d embedding before the last layer, which the profile uses to find
-the table's own dice by nearest neighbours.
+the class scores it returns the 96-d embedding before the last layer, on which a profile retrains that
+layer for the table's own dice.
 """
 
 from __future__ import annotations
