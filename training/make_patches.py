@@ -53,12 +53,9 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
         for cx, cy, size in windows(cands, side, frame.shape):
             near = min(labels, key=lambda lab: math.dist(lab.center, (cx, cy)), default=None)
             d = math.dist(near.center, (cx, cy)) if near else float("inf")
-            # Where the label boxes only the top face, the reader's window sits on the whole die
-            # (top and side faces): such a window still means "this die's top face".
-            reach = 0.2 if k == 1.0 else 0.45
-            if near is not None and d < reach * near.size * k and 0.85 * near.size * k < size < 1.9 * near.size * k:
+            if near is not None and d < 0.2 * near.size * k and 0.85 * near.size * k < size < 1.9 * near.size * k:
                 label = int(near.value) - 1 if near.value != "worm" else 6
-            elif near is None or d > 0.65 * near.size * k:
+            elif near is None or d > 0.6 * near.size * k:
                 label = BG
             else:
                 continue
@@ -68,7 +65,7 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
             # Off-centre windows are "not a die": the classifier must fire only on a window centred
             # on the top face, not on side faces or on the gap between two dice.
             for _ in range(jitter // 2):
-                r = lab.size * k * float(rng.uniform(0.5, 0.85))
+                r = lab.size * float(rng.uniform(0.4, 0.75))
                 a = float(rng.uniform(0, 2 * math.pi))
                 ox, oy = lab.center[0] + r * math.cos(a), lab.center[1] + r * math.sin(a)
                 if any(math.dist((ox, oy), other.center) < 0.4 * other.size for other in labels):
