@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.record import Header
+from companion.record import Header, parse_many
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -159,8 +159,9 @@ class Journal:
             rows = self._db.execute(
                 "SELECT entry FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        for (text,) in rows:
-            yield json.loads(text)
+        texts = [text for (text,) in rows]
+        values = parse_many(texts)  # one parse for the whole game: opening a long game stays fast
+        yield from values if values is not None else (json.loads(text) for text in texts)
 
     def last_entry_id(self) -> int:
         with self._lock:

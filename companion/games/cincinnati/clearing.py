@@ -3,9 +3,7 @@ them, lining up the duel card holders, and ending the round or the game."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Event
+from companion.games.base import Event, evolve
 from companion.games.cincinnati.cards import CHIPS, CHIPS_PER_CARD, DUEL, is_money, labels
 from companion.games.cincinnati.hands import TABLE_NAMES, describe_for, meets, table_key
 from companion.games.cincinnati.seating import duel_order, names, precedence, with_player
@@ -14,9 +12,9 @@ from companion.games.cincinnati.state import ROUNDS, CincinnatiState, Clearing, 
 
 def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[CincinnatiState, list[Event]]:
     """Clear the tables from ``state.clearing`` on; stop at a tie for a tie-break duel."""
-    state = replace(state, phase="duel", pending=(), buyers=(), passes_open=False)
+    state = evolve(state, phase="duel", pending=(), buyers=(), passes_open=False)
     if state.clearing == 0 and state.duel is None:
-        state = replace(state, cleared=())  # the previous round's results stay on show until now
+        state = evolve(state, cleared=())  # the previous round's results stay on show until now
     while state.clearing < len(state.tables):
         index = state.clearing
         table = state.tables[index]
@@ -27,7 +25,7 @@ def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[Cincinnat
             text = f"Table {table} is not cleared: {why}; its cards stay ({labels(state.on_tables[index])})."
             events.append(Event("not_cleared", text, {"table": table, "players": at_table}))
             state = _note(state, Clearing(table, tuple(at_table), None, state.on_tables[index], text))
-            state = replace(state, clearing=index + 1)
+            state = evolve(state, clearing=index + 1)
             continue
         best = max(table_key(table, state.players[s].dice) for s in fit)
         top = [s for s in fit if table_key(table, state.players[s].dice) == best]
@@ -39,7 +37,7 @@ def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[Cincinnat
         text = f"Table {table}: {names(state, order)} tie with the same throw ({what}); they duel for it."
         events.append(Event("tie", text, {"table": table, "players": list(order)}))
         duel = Duel("tie", order, ((),) * len(order), table=table)
-        return replace(state, duel=duel), events
+        return evolve(state, duel=duel), events
     return start_card_duels(state, events)
 
 
@@ -59,7 +57,7 @@ def award(state: CincinnatiState, winner: int, events: list[Event]) -> Cincinnat
         got = min(CHIPS_PER_CARD, supply)
         supply -= got
         chips += got
-    player = replace(player, money=money, chips=player.chips + chips, duel_cards=player.duel_cards + duels)
+    player = evolve(player, money=money, chips=player.chips + chips, duel_cards=player.duel_cards + duels)
     state = with_player(state, winner, player)
     on_tables = tuple(() if i == index else c for i, c in enumerate(state.on_tables))
     discard = state.discard + (CHIPS,) * chips_cards
@@ -78,41 +76,41 @@ def award(state: CincinnatiState, winner: int, events: list[Event]) -> Cincinnat
     }
     events.append(Event("cleared", text, data))
     at_table = tuple(s for s in state.seats if state.players[s].table == table)
-    state = replace(state, on_tables=on_tables, discard=discard, supply=supply, clearing=index + 1, duel=None)
+    state = evolve(state, on_tables=on_tables, discard=discard, supply=supply, clearing=index + 1, duel=None)
     return _note(state, Clearing(table, at_table, winner, cards, text))
 
 
 def _note(state: CincinnatiState, result: Clearing) -> CincinnatiState:
-    return replace(state, cleared=state.cleared + (result,))
+    return evolve(state, cleared=state.cleared + (result,))
 
 
 def start_card_duels(state: CincinnatiState, events: list[Event]) -> tuple[CincinnatiState, list[Event]]:
     """Phase 4: the holders of duel cards in the rulings' order, or the end of the round."""
     queue = duel_order(state)
-    state = replace(state, duel=None, duel_queue=queue)
+    state = evolve(state, duel=None, duel_queue=queue)
     if not queue:
         return end_round(state, events)
     text = f"Duels: {names(state, queue)}, in this order."
     events.append(Event("duels", text, {"order": list(queue)}))
-    return replace(state, phase="challenge"), events
+    return evolve(state, phase="challenge"), events
 
 
 def next_card_duel(state: CincinnatiState, events: list[Event]) -> tuple[CincinnatiState, list[Event]]:
     """After a card duel: the holder gives the card up; the next holder names an opponent."""
     holder = state.duel_queue[0]
     player = state.players[holder]
-    state = with_player(state, holder, replace(player, duel_cards=player.duel_cards - 1))
-    state = replace(state, duel=None, duel_queue=state.duel_queue[1:], discard=state.discard + (DUEL,))
+    state = with_player(state, holder, evolve(player, duel_cards=player.duel_cards - 1))
+    state = evolve(state, duel=None, duel_queue=state.duel_queue[1:], discard=state.discard + (DUEL,))
     if state.duel_queue:
-        return replace(state, phase="challenge"), events
+        return evolve(state, phase="challenge"), events
     return end_round(state, events)
 
 
 def end_round(state: CincinnatiState, events: list[Event]) -> tuple[CincinnatiState, list[Event]]:
     if state.round == ROUNDS:
-        return replace(state, phase="over", duel=None, duel_queue=()), events
-    players = tuple(replace(p, table=None, dice=()) for p in state.players)
-    state = replace(
+        return evolve(state, phase="over", duel=None, duel_queue=()), events
+    players = tuple(evolve(p, table=None, dice=()) for p in state.players)
+    state = evolve(
         state,
         players=players,
         round=state.round + 1,

@@ -10,9 +10,7 @@ duel is lost by its holder; a tie-break is thrown again by those still tied.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Die, Event, RuleViolation
+from companion.games.base import Die, Event, RuleViolation, evolve
 from companion.games.cincinnati.cards import amount
 from companion.games.cincinnati.clearing import award, clear_tables, next_card_duel
 from companion.games.cincinnati.hands import hand, shown
@@ -32,7 +30,7 @@ def start_card_duel(state: CincinnatiState, opponent: int) -> Result:
     duel = Duel("card", (holder, opponent), ((), ()), holder=holder)
     h, o = state.players[holder], state.players[opponent]
     text = f"{h.name} challenges {o.name} to a duel; {h.name} throws first."
-    return replace(state, phase="duel", duel=duel), [Event("challenge", text, {"holder": holder, "opponent": opponent})]
+    return evolve(state, phase="duel", duel=duel), [Event("challenge", text, {"holder": holder, "opponent": opponent})]
 
 
 def _seat(state: CincinnatiState, duel: Duel, player: int | None) -> int:
@@ -59,16 +57,16 @@ def duel_throw(
         p = state.players[seat]
         if p.chips < 1:
             raise RuleViolation(f"{name} has no chip left to pay for another throw.")
-        state = with_player(state, seat, replace(p, chips=p.chips - 1))
-        state = replace(state, supply=state.supply + 1)
+        state = with_player(state, seat, evolve(p, chips=p.chips - 1))
+        state = evolve(state, supply=state.supply + 1)
     i = duel.order.index(seat)
-    duel = replace(duel, dice=tuple(faces if j == i else d for j, d in enumerate(duel.dice)))
+    duel = evolve(duel, dice=tuple(faces if j == i else d for j, d in enumerate(duel.dice)))
     what = "pays a chip and throws" if chip else f"throws ({duel.throw_number} of 3)"
     text = f"Duel: {name} {what}: {shown(faces)}, {hand(faces).describe()}."
     events.append(Event("duel_throw", text, {"player": seat, "dice": list(faces), "chip": chip}))
     # after a chip throw the next duellist is asked; after a regular throw the next one throws
-    duel = replace(duel, asked=(i + 1) % len(duel.order), stopped=0) if chip else replace(duel, turns=duel.turns + 1)
-    return _advance(replace(state, duel=duel), events)
+    duel = evolve(duel, asked=(i + 1) % len(duel.order), stopped=0) if chip else evolve(duel, turns=duel.turns + 1)
+    return _advance(evolve(state, duel=duel), events)
 
 
 def duel_pass(state: CincinnatiState, player: int | None) -> Result:
@@ -81,8 +79,8 @@ def duel_pass(state: CincinnatiState, player: int | None) -> Result:
     if not duel.dice_of(seat):
         raise RuleViolation(f"{name} has no dice standing yet: the first throw cannot be passed.")
     text = f"Duel: {name} passes throw {duel.throw_number}."
-    duel = replace(duel, turns=duel.turns + 1)
-    return _advance(replace(state, duel=duel), [Event("duel_pass", text, {"player": seat})])
+    duel = evolve(duel, turns=duel.turns + 1)
+    return _advance(evolve(state, duel=duel), [Event("duel_pass", text, {"player": seat})])
 
 
 def duel_stop(state: CincinnatiState) -> Result:
@@ -92,8 +90,8 @@ def duel_stop(state: CincinnatiState) -> Result:
         raise RuleViolation("The duellists make their three throws before anyone can stop.")
     seat = duel.current
     text = f"Duel: {state.players[seat].name} throws no more."
-    duel = replace(duel, asked=(duel.asked + 1) % len(duel.order), stopped=duel.stopped + 1)
-    return _advance(replace(state, duel=duel), [Event("duel_stop", text, {"player": seat})])
+    duel = evolve(duel, asked=(duel.asked + 1) % len(duel.order), stopped=duel.stopped + 1)
+    return _advance(evolve(state, duel=duel), [Event("duel_stop", text, {"player": seat})])
 
 
 def _advance(state: CincinnatiState, events: list[Event]) -> Result:
@@ -103,12 +101,12 @@ def _advance(state: CincinnatiState, events: list[Event]) -> Result:
     if duel.asked is None and duel.turns < duel.regular_turns:
         return state, events
     if duel.asked is None:
-        duel = replace(duel, asked=0, stopped=0)
+        duel = evolve(duel, asked=0, stopped=0)
     k = len(duel.order)
     while duel.stopped < k and state.players[duel.current].chips == 0:
         assert duel.asked is not None
-        duel = replace(duel, asked=(duel.asked + 1) % k, stopped=duel.stopped + 1)
-    state = replace(state, duel=duel)
+        duel = evolve(duel, asked=(duel.asked + 1) % k, stopped=duel.stopped + 1)
+    state = evolve(state, duel=duel)
     if duel.stopped < k:
         return state, events
     return _settle(state, duel, events)
@@ -124,15 +122,15 @@ def _settle(state: CincinnatiState, duel: Duel, events: list[Event]) -> Result:
         order = precedence(state, top, duel.dice_of)
         text = f"{names(state, order)} threw the same again ({best.describe()}); they duel once more."
         events.append(Event("tie", text, {"table": duel.table, "players": list(order)}))
-        return replace(state, duel=Duel("tie", order, ((),) * len(order), table=duel.table)), events
+        return evolve(state, duel=Duel("tie", order, ((),) * len(order), table=duel.table)), events
     holder, opponent = duel.order
     assert duel.holder == holder
     h, o = state.players[holder], state.players[opponent]
     if top == [holder]:
         if o.money:
             card = o.money[0]
-            state = with_player(state, opponent, replace(o, money=o.money[1:]))
-            state = with_player(state, holder, replace(h, money=tuple(sorted(h.money + (card,), reverse=True))))
+            state = with_player(state, opponent, evolve(o, money=o.money[1:]))
+            state = with_player(state, holder, evolve(h, money=tuple(sorted(h.money + (card,), reverse=True))))
             text = f"{h.name} wins the duel ({best.describe()}) and takes {o.name}'s {amount(card)}."
         else:
             card = 0

@@ -9,9 +9,7 @@ asked again until nobody pays.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Die, Event, RuleViolation
+from companion.games.base import Die, Event, RuleViolation, evolve
 from companion.games.cincinnati.cards import DUEL, Card, label, labels, parse, remove_one, sort_cards
 from companion.games.cincinnati.clearing import clear_tables
 from companion.games.cincinnati.hands import TABLE_NAMES, hand, shown
@@ -34,14 +32,14 @@ def reveal(state: CincinnatiState, value: int | str) -> Result:
         return state, [Event("duel_returned", text, {"table": table})]
     i = state.dealt
     on_tables = tuple(cards + (card,) if j == i else cards for j, cards in enumerate(state.on_tables))
-    state = replace(state, unseen=remove_one(state.unseen, card), on_tables=on_tables, dealt=i + 1)
+    state = evolve(state, unseen=remove_one(state.unseen, card), on_tables=on_tables, dealt=i + 1)
     text = f"Table {table} gets {label(card)} (now {labels(on_tables[i])})."
     events = [Event("card", text, {"table": table, "card": card})]
     if state.dealt < len(state.tables):
         return state, events
     tables = " or ".join(state.tables)
     events.append(Event("choose", f"Each player throws under the cup, then chooses table {tables} in secret.", {}))
-    return replace(state, phase="choose"), events
+    return evolve(state, phase="choose"), events
 
 
 def choose(state: CincinnatiState, seat: int, table: str) -> Result:
@@ -51,7 +49,7 @@ def choose(state: CincinnatiState, seat: int, table: str) -> Result:
         raise RuleViolation(f"With {len(state.players)} players only tables {' and '.join(state.tables)} are in play.")
     if player.table is not None:
         raise RuleViolation(f"{player.name} has already chosen a table this round.")
-    state = with_player(state, seat, replace(player, table=table))
+    state = with_player(state, seat, evolve(player, table=table))
     events = [Event("chosen", f"{player.name} has chosen a table.", {"player": seat})]
     if any(p.table is None for p in state.players):
         return state, events
@@ -61,7 +59,7 @@ def choose(state: CincinnatiState, seat: int, table: str) -> Result:
     )
     choices = {str(s): state.players[s].table for s in state.seats}
     events.append(Event("revealed", f"Tables revealed: {by_table}. Lift the cups.", {"tables": choices}))
-    return _next_throw(replace(state, phase="throw", throw=0), events)
+    return _next_throw(evolve(state, phase="throw", throw=0), events)
 
 
 def throw(state: CincinnatiState, dice: tuple[Die, ...], player: int | None, kept: tuple[int, ...] | None) -> Result:
@@ -72,8 +70,8 @@ def throw(state: CincinnatiState, dice: tuple[Die, ...], player: int | None, kep
     if state.throw == 1 and kept:
         raise RuleViolation(f"The first throw is all five dice; {p.name} keeps nothing yet.")
     check_kept(p.name, p.dice, faces, kept)
-    state = with_player(state, seat, replace(p, dice=faces))
-    state = replace(state, pending=tuple(s for s in state.pending if s != seat), passes_open=False)
+    state = with_player(state, seat, evolve(p, dice=faces))
+    state = evolve(state, pending=tuple(s for s in state.pending if s != seat), passes_open=False)
     what = "chip throw" if chip else f"throw {state.throw}"
     text = f"{p.name}, {what}: {shown(faces)} ({hand(faces).describe()}, {sum(faces)} pips)."
     events = [Event("throw", text, {"player": seat, "dice": list(faces), "throw": state.throw})]
@@ -91,7 +89,7 @@ def pass_throw(state: CincinnatiState, player: int | None) -> Result:
         raise RuleViolation(
             f"A pass must be declared before anybody throws again; undo the throws entered, or enter {name}'s throw."
         )
-    state = replace(state, pending=tuple(s for s in state.pending if s != seat))
+    state = evolve(state, pending=tuple(s for s in state.pending if s != seat))
     events = [Event("pass", f"{name} passes throw {state.throw}.", {"player": seat, "throw": state.throw})]
     return _after_throw(state, events)
 
@@ -103,8 +101,8 @@ def buy(state: CincinnatiState, seat: int) -> Result:
         raise RuleViolation(f"{p.name} has already paid for this throw.")
     if p.chips < 1:
         raise RuleViolation(f"{p.name} has no chip to pay for another throw.")
-    state = with_player(state, seat, replace(p, chips=p.chips - 1))
-    state = replace(state, supply=state.supply + 1, buyers=state.buyers + (seat,))
+    state = with_player(state, seat, evolve(p, chips=p.chips - 1))
+    state = evolve(state, supply=state.supply + 1, buyers=state.buyers + (seat,))
     text = f"{p.name} pays a chip for one more throw."
     events = [Event("buy", text, {"player": seat})]
     if can_buy(state):
@@ -118,7 +116,7 @@ def no_more(state: CincinnatiState) -> Result:
         return clear_tables(state, [Event("throws_over", "Nobody throws again: the tables are cleared.", {})])
     order = asking_order(state)
     pending = tuple(s for s in order if s in state.buyers)
-    state = replace(state, phase="throw", throw=state.throw + 1, pending=pending, buyers=())
+    state = evolve(state, phase="throw", throw=state.throw + 1, pending=pending, buyers=())
     text = f"Chip throw for {names(state, pending)}."
     return state, [Event("chip_throws", text, {"players": list(pending)})]
 
@@ -142,10 +140,10 @@ def _next_throw(state: CincinnatiState, events: list[Event]) -> Result:
     if state.throw < REGULAR_THROWS:
         n = state.throw + 1
         pending = precedence(state, state.seats)
-        return replace(state, phase="throw", throw=n, pending=pending, passes_open=n > 1), events
+        return evolve(state, phase="throw", throw=n, pending=pending, passes_open=n > 1), events
     if not any(p.chips for p in state.players):
         return clear_tables(state, events)
-    return replace(state, phase="buy", pending=(), buyers=(), passes_open=False), events
+    return evolve(state, phase="buy", pending=(), buyers=(), passes_open=False), events
 
 
 def _reason(throw: int) -> str:

@@ -6,8 +6,8 @@ Money here always means money cards held; chips only count at the end of the gam
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 
+from companion.games.base import evolve
 from companion.games.cincinnati.hands import Hand, hand
 from companion.games.cincinnati.state import CincinnatiState, Player
 
@@ -52,7 +52,7 @@ def duel_order(state: CincinnatiState) -> tuple[int, ...]:
 
 def with_player(state: CincinnatiState, seat: int, player: Player) -> CincinnatiState:
     players = tuple(player if i == seat else p for i, p in enumerate(state.players))
-    return replace(state, players=players)
+    return evolve(state, players=players)
 
 
 def names(state: CincinnatiState, seats: Iterable[int]) -> str:

@@ -24,6 +24,7 @@ from companion.games.base import (
     Outcome,
     Rules,
     RuleViolation,
+    evolve,
 )
 
 WORM = "worm"
@@ -107,18 +108,6 @@ class HeckmeckState:
     @property
     def dice_left(self) -> int:
         return DICE - len(self.kept)
-
-
-def replace(state: HeckmeckState, **changes: Any) -> HeckmeckState:
-    """``dataclasses.replace`` for this frozen state, without re-running ``__init__`` field by field.
-
-    Replay applies thousands of inputs; the state has no ``__post_init__`` to skip, so copying the
-    instance dictionary is equivalent and several times faster.
-    """
-    new = object.__new__(HeckmeckState)
-    new.__dict__.update(state.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 class HeckmeckRules(Rules[HeckmeckState, Action]):
@@ -238,7 +227,7 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         name = state.players[state.current]
         shown = " ".join(face_name(f) for f in faces)
         events = [Event("rolled", f"{name} rolled {shown}.", {"player": state.current, "dice": list(faces)})]
-        state = replace(state, phase="take", roll=faces)
+        state = evolve(state, phase="take", roll=faces)
         if not self.takeable(state):
             events.append(Event("no_new_face", f"{name} has already kept every face rolled.", {}))
             state, more = self._fail(state)
@@ -254,7 +243,7 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             raise RuleViolation(f"{face_name(face).capitalize()}s are already kept this turn; pick another face.")
         n = state.roll.count(face)
         kept = state.kept + (face,) * n
-        state = replace(state, kept=kept, roll=())
+        state = evolve(state, kept=kept, roll=())
         name = state.players[state.current]
         events = [
             Event(
@@ -265,9 +254,9 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         ]
         out_of_dice = state.dice_left == 0 or len(set(kept)) == len(FACES)
         if not out_of_dice:
-            return replace(state, phase="decide"), events
+            return evolve(state, phase="decide"), events
         if self.claims(state):
-            return replace(state, phase="claim"), events
+            return evolve(state, phase="claim"), events
         events.append(Event("cannot_claim", f"{name} cannot roll on and has no tile to take.", {}))
         state, more = self._fail(state)
         return state, events + more
@@ -289,7 +278,7 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             text = f"{name} stole {claim.tile} from {state.players[claim.victim]}."
         stacks[me] = stacks[me] + (claim.tile,)
         data = {"player": me, "tile": claim.tile, "victim": claim.victim, "worms": worms_on(claim.tile)}
-        state = replace(state, grill=grill, stacks=tuple(stacks))
+        state = evolve(state, grill=grill, stacks=tuple(stacks))
         events = [Event("claimed", text, data)]
         return self._next_turn(state, events)
 
@@ -329,7 +318,7 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             returned = stack[-1]
             stacks = list(state.stacks)
             stacks[me] = stack[:-1]
-            state = replace(state, stacks=tuple(stacks))
+            state = evolve(state, stacks=tuple(stacks))
             grill = tuple(sorted(grill + (returned,)))
             if grill[-1] != returned or state.short_variant:
                 flipped = grill[-1]
@@ -344,18 +333,18 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         else:
             text = f"{name}'s turn failed: {returned} goes back to the grill and {flipped} is turned over."
         events.append(Event("failed", text, {"player": me, "returned": returned, "flipped": flipped}))
-        state = replace(state, grill=grill, face_down=face_down)
+        state = evolve(state, grill=grill, face_down=face_down)
         return self._next_turn(state, events)
 
     def _next_turn(self, state: HeckmeckState, events: list[Event]) -> tuple[HeckmeckState, list[Event]]:
         if not state.grill:
-            state = replace(state, phase="over", roll=(), kept=())
+            state = evolve(state, phase="over", roll=(), kept=())
             outcome = self.outcome(state)
             assert outcome is not None
             events.append(Event("game_over", outcome.text, {"winners": list(outcome.winners)}))
             return state, events
         nxt = (state.current + 1) % len(state.players)
-        state = replace(state, current=nxt, phase="roll", roll=(), kept=(), turn=state.turn + 1)
+        state = evolve(state, current=nxt, phase="roll", roll=(), kept=(), turn=state.turn + 1)
         return state, events
 
     # --- views -------------------------------------------------------------------------------

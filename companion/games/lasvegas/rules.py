@@ -16,7 +16,7 @@ Rulings where the rulebook is silent are listed in docs/games/lasvegas.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from companion.games.base import (
@@ -31,6 +31,7 @@ from companion.games.base import (
     Outcome,
     Rules,
     RuleViolation,
+    evolve,
 )
 from companion.games.lasvegas.banknotes import DECK, VALUES, highest_first, money, remove_one
 from companion.games.lasvegas.payout import WHITE, describe, pay
@@ -209,8 +210,8 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         number = state.casino_to_stock()
         assert number is not None
         casino = state.casinos[number - 1]
-        casino = replace(casino, notes=highest_first(casino.notes + (value,)))
-        state = replace(state, deck=remove_one(state.deck, value), casinos=_with(state.casinos, casino))
+        casino = evolve(casino, notes=highest_first(casino.notes + (value,)))
+        state = evolve(state, deck=remove_one(state.deck, value), casinos=_with(state.casinos, casino))
         text = f"Casino {number} gets {money(value)} ({money(casino.total)} in all)."
         events = [Event("stocked", text, {"casino": number, "note": value, "total": casino.total})]
         return self._continue_stocking(state, events)
@@ -226,10 +227,10 @@ class LasVegasRules(Rules[LasVegasState, Action]):
                 break
             text = f"The deck is empty: shuffle the {len(state.under)} notes from under it; they are the deck now."
             events.append(Event("reshuffled", text, {"notes": len(state.under)}))
-            state = replace(state, deck=state.under, under=())
+            state = evolve(state, deck=state.under, under=())
         if state.neutral_dice and len(state.players) == 3:
-            return replace(state, phase="spare", current=state.start), events
-        return replace(state, phase="roll", current=state.start), events
+            return evolve(state, phase="spare", current=state.start), events
+        return evolve(state, phase="roll", current=state.start), events
 
     def _roll(self, state: LasVegasState, dice: tuple[Die, ...]) -> tuple[LasVegasState, list[Event]]:
         if state.phase == "stock":
@@ -247,11 +248,11 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             casinos = state.casinos
             for d in dice:
                 c = casinos[int(d.face) - 1]
-                casinos = _with(casinos, replace(c, white=c.white + 1))
+                casinos = _with(casinos, evolve(c, white=c.white + 1))
             text = f"{name} threw the spare white dice: {shown}; they go on those casinos."
-            state = replace(state, casinos=casinos, phase="roll")
+            state = evolve(state, casinos=casinos, phase="roll")
             return state, [Event("spare_whites", text, data)]
-        state = replace(state, roll=tuple(sorted(dice, key=_die_order)), phase="place")
+        state = evolve(state, roll=tuple(sorted(dice, key=_die_order)), phase="place")
         return state, [Event("rolled", f"{name} rolled {shown}.", data)]
 
     def _place(self, state: LasVegasState, face: int) -> tuple[LasVegasState, list[Event]]:
@@ -265,10 +266,10 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         casino = state.casinos[face - 1]
         dice = list(casino.dice)
         dice[seat] += choice.own
-        casino = replace(casino, dice=tuple(dice), white=casino.white + choice.white)
+        casino = evolve(casino, dice=tuple(dice), white=casino.white + choice.white)
         own_left = _add(state.own_left, seat, -choice.own)
         white_left = _add(state.white_left, seat, -choice.white)
-        state = replace(
+        state = evolve(
             state,
             casinos=_with(state.casinos, casino),
             own_left=own_left,
@@ -285,7 +286,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         for step in range(1, n + 1):
             seat = (state.current + step) % n
             if state.dice_left(seat):
-                return replace(state, current=seat, phase="roll"), events
+                return evolve(state, current=seat, phase="roll"), events
         return self._pay_out(state, events)
 
     def _pay_out(self, state: LasVegasState, events: list[Event]) -> tuple[LasVegasState, list[Event]]:
@@ -303,7 +304,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
                     won[share.seat].append(share.note)
             under.extend(result.under)
             events.append(Event("payout", describe(result, state.players), payout_json(result, state)))
-        state = replace(
+        state = evolve(
             state,
             won=tuple(highest_first(w) for w in won),
             under=highest_first(under),
@@ -313,14 +314,14 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             last_placement=None,
         )
         if state.round == ROUNDS:
-            state = replace(state, phase="over", current=state.start)
+            state = evolve(state, phase="over", current=state.start)
             outcome = self.outcome(state)
             assert outcome is not None
             events.append(Event("game_over", outcome.text, {"winners": list(outcome.winners)}))
             return state, events
         start = (state.start + 1) % n
         whites = whites_per_player(n) if state.neutral_dice else 0
-        state = replace(
+        state = evolve(
             state,
             round=state.round + 1,
             start=start,

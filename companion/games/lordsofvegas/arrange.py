@@ -8,10 +8,9 @@ value, has nothing to choose; otherwise the table enters the arrangement as a ch
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import permutations
 
-from companion.games.base import DiceSpec, Die, Event, RuleViolation
+from companion.games.base import DiceSpec, Die, Event, RuleViolation, evolve
 from companion.games.lordsofvegas.board import LOT_INDEX, LOTS
 from companion.games.lordsofvegas.state import Arrange, LordsState, push, with_tile
 from companion.games.lordsofvegas.words import lots as lot_list
@@ -59,7 +58,7 @@ def arrange_step(state: LordsState, step: Arrange, events: list[Event]) -> Lords
     events.append(
         Event("arrange", f"{name} rolled {shown}: choose which goes on {lot_list(step.lots)}.", {"player": step.seat})
     )
-    return replace(state, wait=step)
+    return evolve(state, wait=step)
 
 
 def arrange(
@@ -72,7 +71,7 @@ def arrange(
     if sorted(values, reverse=True) != list(step.values):
         shown = ", ".join(str(v) for v in step.values)
         raise RuleViolation(f"Use exactly the values rolled: {shown}.")
-    return _place(replace(state, wait=None), step, where, tuple(values), events)
+    return _place(evolve(state, wait=None), step, where, tuple(values), events)
 
 
 def _place(
@@ -81,7 +80,7 @@ def _place(
     for lot, value in zip(lots, values, strict=True):
         tile = state.board[lot].tile
         assert tile is not None
-        state = with_tile(state, lot, replace(tile, value=value, rerolled=tile.rerolled or step.rerolled))
+        state = with_tile(state, lot, evolve(tile, value=value, rerolled=tile.rerolled or step.rerolled))
     name = state.players[step.seat]
     placed = ", ".join(f"{v} on {LOTS[lot].name}" for lot, v in zip(lots, values, strict=True))
     events.append(

@@ -6,9 +6,7 @@ leaves the steps that follow: a die to place (perhaps moved, if all twelve are o
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Event, RuleViolation
+from companion.games.base import Event, RuleViolation, evolve
 from companion.games.lordsofvegas.board import COLOURS, LOT_INDEX, LOTS, Lot
 from companion.games.lordsofvegas.casinos import Casino, casino_at, casinos
 from companion.games.lordsofvegas.draw import blocked
@@ -119,8 +117,8 @@ def remodel(state: LordsState, lot_name: str, colour_name: str, events: list[Eve
     for i in casino.lots:
         tile = board[i].tile
         assert tile is not None
-        board[i] = replace(board[i], tile=replace(tile, colour=colour))
-    state = replace(state, board=tuple(board))
+        board[i] = evolve(board[i], tile=evolve(tile, colour=colour))
+    state = evolve(state, board=tuple(board))
     text = (
         f"{state.players[seat]} remodels the {casino.colour} casino at {casino.name} to {colour} for {dollars(cost)}."
     )

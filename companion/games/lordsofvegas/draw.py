@@ -8,9 +8,7 @@ last space of the track stops everything at once.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Event, RuleViolation
+from companion.games.base import Event, RuleViolation, evolve
 from companion.games.lordsofvegas.board import (
     COMPANY,
     END_OF_GAME,
@@ -75,7 +73,7 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
     state = pay(state, seat, start)
     dealt = tuple(d + 1 if i == seat else d for i, d in enumerate(state.dealt))
     deck = tuple(c for c in state.deck if c != card)
-    state = replace(state, deck=deck, dealt=dealt)
+    state = evolve(state, deck=deck, dealt=dealt)
     events.append(
         Event(
             "dealt",
@@ -84,7 +82,7 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
         )
     )
     if min(dealt) < SETUP_CARDS:
-        return replace(state, current=dealt.index(min(dealt)))
+        return evolve(state, current=dealt.index(min(dealt)))
     events.append(
         Event(
             "dealt_all",
@@ -93,7 +91,7 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
             {},
         )
     )
-    return replace(state, phase="start", current=0, deck=(*deck, END_OF_GAME))
+    return evolve(state, phase="start", current=0, deck=(*deck, END_OF_GAME))
 
 
 def draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
@@ -101,7 +99,7 @@ def draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
     card = _check_card(state, card)
     seat = state.current
     name = state.players[seat]
-    state = replace(state, deck=tuple(c for c in state.deck if c != card), last_card=card, drawn=(*state.drawn, card))
+    state = evolve(state, deck=tuple(c for c in state.deck if c != card), last_card=card, drawn=(*state.drawn, card))
     events.append(Event("drew", f"{name} drew {card_label(card)}.", {"player": seat, "card": card, "pays": pays(card)}))
     after: tuple[Step, ...] = (SettleTies(), Payout(card), AfterDraw(card))
     if card == END_OF_GAME:
@@ -137,7 +135,7 @@ def _take_over(state: LordsState, lot: int, events: list[Event]) -> LordsState:
         old = state.players[tile.owner]
         text = f"{name} takes over {where}: {old}'s {value} is replaced by {name}'s die showing {value}."
         events.append(Event("taken_over", text, {**data, "from": tile.owner, "value": value}))
-        state = with_tile(state, lot, replace(tile, owner=None, value=0, rerolled=False))
+        state = with_tile(state, lot, evolve(tile, owner=None, value=0, rerolled=False))
     return push(state, PlaceDie(seat, lot, value))
 
 
@@ -168,7 +166,7 @@ def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
             before = state.points[seat]
             after = advance(before, casino.size)
             points = tuple(after if i == seat else p for i, p in enumerate(state.points))
-            state = replace(state, points=points)
+            state = evolve(state, points=points)
             lost = f" ({casino.size - (after - before)} lost at a break)" if after - before < casino.size else ""
             what = f"{plural(casino.size, 'point')} for the {casino.colour} casino at {casino.name}"
             text = f"{state.players[seat]} scores {what}: {before} to {after}{lost}."
@@ -177,17 +175,17 @@ def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
             if after >= WINNING_SPACE:
                 text = f"{state.players[seat]} reaches {WINNING_SPACE} points and wins at once!"
                 events.append(Event("game_over", text, {"winners": [seat]}))
-                return replace(state, phase="over", winner=seat, todo=(), wait=None)
+                return evolve(state, phase="over", winner=seat, todo=(), wait=None)
     return state
 
 
 def after_draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
     name = state.players[state.current]
     if card == END_OF_GAME:
-        return replace(state, phase="over")
+        return evolve(state, phase="over")
     if blocked(state, LOT_INDEX[card]):
         events.append(
             Event("draw_again", f"{name} draws again (an F card with two players).", {"player": state.current})
         )
-        return replace(state, phase="draw")
-    return replace(state, phase="play")
+        return evolve(state, phase="draw")
+    return evolve(state, phase="play")

@@ -10,9 +10,7 @@ one of their other marked lots (it becomes unowned) and marks the new one.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Event, RuleViolation
+from companion.games.base import Event, RuleViolation, evolve
 from companion.games.lordsofvegas.board import LOT_INDEX, LOTS, MARKERS_PER_PLAYER
 from companion.games.lordsofvegas.state import (
     CheckMarkers,
@@ -32,13 +30,13 @@ def place_die(state: LordsState, step: PlaceDie, events: list[Event]) -> LordsSt
     name = state.players[step.seat]
     text = f"All of {name}'s dice are on the board: {name} moves one onto {LOTS[step.lot].name}."
     events.append(Event("dice_exhausted", text, {"player": step.seat, "lot": LOTS[step.lot].name}))
-    return replace(state, wait=step)
+    return evolve(state, wait=step)
 
 
 def _put(state: LordsState, step: PlaceDie, *, rerolled: bool) -> LordsState:
     tile = state.board[step.lot].tile
     assert tile is not None and tile.owner is None
-    return with_tile(state, step.lot, replace(tile, owner=step.seat, value=step.value, rerolled=rerolled))
+    return with_tile(state, step.lot, evolve(tile, owner=step.seat, value=step.value, rerolled=rerolled))
 
 
 def move_die_options(state: LordsState, step: PlaceDie) -> tuple[int, ...]:
@@ -52,7 +50,7 @@ def move_die(state: LordsState, step: PlaceDie, lot_name: str, events: list[Even
     tile = state.board[lot].tile
     assert tile is not None
     state = with_tile(state, lot, Tile(tile.colour))
-    state = replace(state, wait=None)
+    state = evolve(state, wait=None)
     state = _put(state, step, rerolled=tile.rerolled)
     name = state.players[step.seat]
     where = f"{LOTS[lot].name} (the tile stays, unowned) onto {LOTS[step.lot].name}"
@@ -67,7 +65,7 @@ def check_markers(state: LordsState, step: CheckMarkers, events: list[Event]) ->
     name = state.players[step.seat]
     text = f"All of {name}'s markers are out: {name} gives up one marked lot."
     events.append(Event("markers_exhausted", text, {"player": step.seat}))
-    return replace(state, wait=step)
+    return evolve(state, wait=step)
 
 
 def give_up_options(state: LordsState, step: CheckMarkers) -> tuple[int, ...]:
@@ -80,7 +78,7 @@ def give_up(state: LordsState, step: CheckMarkers, lot_name: str, events: list[E
     lot = LOT_INDEX.get(lot_name.strip().upper(), -1)
     if lot not in give_up_options(state, step):
         raise RuleViolation(f"Choose one of your marked lots to give up; {lot_name} is not one of them.")
-    state = with_space(state, lot, replace(state.board[lot], marker=None))
+    state = with_space(state, lot, evolve(state.board[lot], marker=None))
     name = state.players[step.seat]
     events.append(
         Event(
@@ -89,4 +87,4 @@ def give_up(state: LordsState, step: CheckMarkers, lot_name: str, events: list[E
             {"player": step.seat, "lot": LOTS[lot].name},
         )
     )
-    return push(replace(state, wait=None), step)
+    return push(evolve(state, wait=None), step)

@@ -7,9 +7,7 @@ run; the input that settles it clears the wait, and the run goes on from there.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from companion.games.base import Event
+from companion.games.base import Event, evolve
 from companion.games.lordsofvegas.arrange import arrange_step
 from companion.games.lordsofvegas.draw import after_draw, payout
 from companion.games.lordsofvegas.exhaustion import check_markers, place_die
@@ -28,10 +26,10 @@ from companion.games.lordsofvegas.ties import settle_ties
 
 def run(state: LordsState, events: list[Event]) -> LordsState:
     while state.wait is None and state.todo and state.phase != "over":
-        step, state = state.todo[0], replace(state, todo=state.todo[1:])
+        step, state = state.todo[0], evolve(state, todo=state.todo[1:])
         state = _do(state, step, events)
     if state.phase == "over":
-        state = replace(state, wait=None, todo=())
+        state = evolve(state, wait=None, todo=())
     return state
 
 
@@ -49,4 +47,4 @@ def _do(state: LordsState, step: Step, events: list[Event]) -> LordsState:
     if isinstance(step, AfterDraw):
         return after_draw(state, step.card, events)
     # rolls and the lay-off are set as waits directly by their actions, never queued
-    return replace(state, wait=step)
+    return evolve(state, wait=step)

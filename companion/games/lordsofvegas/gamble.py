@@ -10,9 +10,9 @@ down, and the bank covers or takes the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from companion.games.base import DiceSpec, Die, Event, RuleViolation
+from companion.games.base import DiceSpec, Die, Event, RuleViolation, evolve
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.casinos import Casino, casino_at, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, pay, transfer
@@ -77,17 +77,17 @@ def gamble(state: LordsState, lot_name: str, amount: int, events: list[Event]) -
     where = f"{state.players[boss]}'s {casino.colour} casino at {casino.name}"
     text = f"{state.players[seat]} bets {dollars(amount)} at {where}."
     events.append(Event("bet", text, {"player": seat, "boss": boss, "casino": casino.name, "amount": amount}))
-    state = replace(state, gambled=True)
+    state = evolve(state, gambled=True)
     if state.lay_off:
-        return replace(state, wait=LayOff(boss, casino.lots[0], amount))
-    return replace(state, wait=GambleRoll(seat, boss, casino.lots[0], amount, False))
+        return evolve(state, wait=LayOff(boss, casino.lots[0], amount))
+    return evolve(state, wait=GambleRoll(seat, boss, casino.lots[0], amount, False))
 
 
 def lay_off(state: LordsState, wait: LayOff, accept: bool, events: list[Event]) -> LordsState:
     name = state.players[wait.boss]
     text = f"{name} lays half the bet off to the bank." if accept else f"{name} takes the whole bet."
     events.append(Event("lay_off", text, {"player": wait.boss, "accept": accept}))
-    return replace(state, wait=GambleRoll(state.current, wait.boss, wait.lot, wait.amount, accept))
+    return evolve(state, wait=GambleRoll(state.current, wait.boss, wait.lot, wait.amount, accept))
 
 
 def settle(amount: int, total: int, boss_money: int, laid_off: bool) -> Settlement:
@@ -106,7 +106,7 @@ def gamble_roll(state: LordsState, wait: GambleRoll, dice: Sequence[Die], events
     SPEC.check(dice)
     total = sum(int(d.face) for d in dice)
     result = settle(wait.amount, total, state.money[wait.boss], wait.laid_off)
-    state = replace(state, wait=None)
+    state = evolve(state, wait=None)
     state = transfer(state, wait.boss, wait.gambler, result.boss)
     state = pay(state, wait.gambler, result.bank)
     gambler, boss = state.players[wait.gambler], state.players[wait.boss]

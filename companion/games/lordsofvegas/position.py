@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
+from companion.games.base import evolve
 from companion.games.lordsofvegas.board import END_OF_GAME, LOT_CARDS, lot_named
 from companion.games.lordsofvegas.rules import LordsOfVegasRules
 from companion.games.lordsofvegas.state import LordsState, Phase, Space, Tile
@@ -47,7 +47,7 @@ def position(
     deck = (*(c for c in LOT_CARDS if c not in out), END_OF_GAME)
     n = len(players)
     cash = tuple(money) if money is not None else (0,) * n
-    return replace(
+    return evolve(
         state,
         board=tuple(board),
         money=cash,

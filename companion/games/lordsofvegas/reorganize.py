@@ -7,9 +7,8 @@ so a casino holding any die already rerolled this turn cannot be reorganized (ru
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from companion.games.base import Die, Event, RuleViolation
+from companion.games.base import Die, Event, RuleViolation, evolve
 from companion.games.lordsofvegas.arrange import normalise, roll_spec, share_out
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.casinos import Casino, casino_at
@@ -46,7 +45,7 @@ def reorganize(state: LordsState, lot_name: str, events: list[Event]) -> LordsSt
     what = f"the {casino.colour} casino at {casino.name}: reroll all {len(lots)} dice"
     text = f"{state.players[seat]} pays {dollars(cost)} to reorganize {what}."
     events.append(Event("reorganized", text, {"player": seat, "casino": casino.name, "cost": cost}))
-    return push(replace(state, wait=ReorgRoll(seat, lots)), SettleTies())
+    return push(evolve(state, wait=ReorgRoll(seat, lots)), SettleTies())
 
 
 def reorg_roll(state: LordsState, wait: ReorgRoll, dice: Sequence[Die], events: list[Event]) -> LordsState:
@@ -55,4 +54,4 @@ def reorg_roll(state: LordsState, wait: ReorgRoll, dice: Sequence[Die], events: 
     spec.check(dice)
     shown = ", ".join(f"{d.face} {d.colour}" for d in dice)
     events.append(Event("reorg_rolled", f"The reorganized dice show {shown}.", {"dice": [d.to_json() for d in dice]}))
-    return share_out(replace(state, wait=None), wait.lots, dice, rerolled=True)
+    return share_out(evolve(state, wait=None), wait.lots, dice, rerolled=True)

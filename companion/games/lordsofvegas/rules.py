@@ -11,7 +11,6 @@ are settled. Trades are inputs accepted whenever nothing is under way. See docs/
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar, Literal
 
 from companion.games.base import (
@@ -24,6 +23,7 @@ from companion.games.base import (
     Outcome,
     Rules,
     RuleViolation,
+    evolve,
 )
 from companion.games.lordsofvegas import arrange as arranging
 from companion.games.lordsofvegas.actions import (
@@ -194,7 +194,7 @@ def _act(state: LordsState, action: Action, events: list[Event]) -> LordsState:
             raise RuleViolation("The start player must be one of the players.")
         text = f"{state.players[action.seat]} won the roll-off and takes the first turn."
         events.append(Event("start_player", text, {"player": action.seat}))
-        return replace(state, phase="draw", current=action.seat)
+        return evolve(state, phase="draw", current=action.seat)
     if state.phase == "draw":
         if not isinstance(action, Card):
             raise RuleViolation(f"{state.players[state.current]} draws a card first.")
@@ -236,7 +236,7 @@ def _settle(state: LordsState, wait: Any, action: Action, events: list[Event]) -
 
 def _end_turn(state: LordsState, events: list[Event]) -> LordsState:
     board = tuple(
-        replace(s, tile=replace(s.tile, rerolled=False)) if s.tile is not None and s.tile.rerolled else s
+        evolve(s, tile=evolve(s.tile, rerolled=False)) if s.tile is not None and s.tile.rerolled else s
         for s in state.board
     )
     nxt = (state.current + 1) % state.n
@@ -247,7 +247,7 @@ def _end_turn(state: LordsState, events: list[Event]) -> LordsState:
             {"player": state.current, "next": nxt},
         )
     )
-    return replace(state, board=board, current=nxt, phase="draw", gambled=False)
+    return evolve(state, board=board, current=nxt, phase="draw", gambled=False)
 
 
 def _awaiting_wait(state: LordsState, wait: Any) -> Awaiting[Action]:

@@ -9,9 +9,10 @@ order), so the state always says exactly where the game stands.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
+from companion.games.base import evolve
 from companion.games.lordsofvegas.board import DICE_PER_PLAYER, LOTS, TILES_PER_COLOUR
 
 Phase = Literal["deal", "start", "draw", "play", "over"]
@@ -183,11 +184,11 @@ class LordsState:
 def with_space(state: LordsState, lot: int, space: Space) -> LordsState:
     board = list(state.board)
     board[lot] = space
-    return replace(state, board=tuple(board))
+    return evolve(state, board=tuple(board))
 
 
 def with_tile(state: LordsState, lot: int, tile: Tile | None) -> LordsState:
-    return with_space(state, lot, replace(state.board[lot], tile=tile))
+    return with_space(state, lot, evolve(state.board[lot], tile=tile))
 
 
 def add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
@@ -196,17 +197,17 @@ def add(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
 
 def pay(state: LordsState, seat: int, delta: int) -> LordsState:
     """Money from the bank to ``seat`` (negative: to the bank)."""
-    return replace(state, money=add(state.money, seat, delta), issued=state.issued + delta)
+    return evolve(state, money=add(state.money, seat, delta), issued=state.issued + delta)
 
 
 def transfer(state: LordsState, giver: int, receiver: int, amount: int) -> LordsState:
     """Money from one player to another."""
-    return replace(state, money=add(add(state.money, giver, -amount), receiver, amount))
+    return evolve(state, money=add(add(state.money, giver, -amount), receiver, amount))
 
 
 def push(state: LordsState, *steps: Step) -> LordsState:
     """Do ``steps`` next, before whatever was left to do."""
-    return replace(state, todo=(*steps, *state.todo))
+    return evolve(state, todo=(*steps, *state.todo))
 
 
 def empty_board() -> tuple[Space, ...]:

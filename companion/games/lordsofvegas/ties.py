@@ -8,9 +8,8 @@ sprawl, remodel, reorganize. Casinos are settled one at a time in board order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from companion.games.base import Die, Event
+from companion.games.base import Die, Event, evolve
 from companion.games.lordsofvegas.arrange import normalise, owners_of, roll_spec, share_out
 from companion.games.lordsofvegas.casinos import first_tie
 from companion.games.lordsofvegas.state import LordsState, SettleTies, TieRoll, push
@@ -33,7 +32,7 @@ def settle_ties(state: LordsState, events: list[Event]) -> LordsState:
             {"casino": casino.name, "value": casino.top, "players": list(owners_of(state, casino.tied))},
         )
     )
-    return push(replace(state, wait=TieRoll(casino.tied)), SettleTies())
+    return push(evolve(state, wait=TieRoll(casino.tied)), SettleTies())
 
 
 def tie_roll(state: LordsState, wait: TieRoll, dice: Sequence[Die], events: list[Event]) -> LordsState:
@@ -42,4 +41,4 @@ def tie_roll(state: LordsState, wait: TieRoll, dice: Sequence[Die], events: list
     spec.check(dice)
     shown = ", ".join(f"{d.face} {d.colour}" for d in dice)
     events.append(Event("tie_rolled", f"The tied dice show {shown}.", {"dice": [d.to_json() for d in dice]}))
-    return share_out(replace(state, wait=None), wait.lots, dice, rerolled=False)
+    return share_out(evolve(state, wait=None), wait.lots, dice, rerolled=False)

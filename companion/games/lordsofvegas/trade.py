@@ -10,9 +10,8 @@ under way: not during a reroll, an exhaustion choice or a gamble.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from companion.games.base import Event, RuleViolation
+from companion.games.base import Event, RuleViolation, evolve
 from companion.games.lordsofvegas.actions import Trade
 from companion.games.lordsofvegas.board import DICE_PER_PLAYER, LOTS
 from companion.games.lordsofvegas.building import lot_of
@@ -43,11 +42,11 @@ def trade(state: LordsState, t: Trade, events: list[Event]) -> LordsState:
     state = transfer(transfer(state, t.a, t.b, t.money_a), t.b, t.a, t.money_b)
     for receiver, lots, dice in ((t.b, lots_a, dice_a), (t.a, lots_b, dice_b)):
         for lot in lots:
-            state = with_space(state, lot, replace(state.board[lot], marker=receiver))
+            state = with_space(state, lot, evolve(state.board[lot], marker=receiver))
         for lot in dice:
             tile = state.board[lot].tile
             assert tile is not None
-            state = with_space(state, lot, replace(state.board[lot], tile=replace(tile, owner=receiver)))
+            state = with_space(state, lot, evolve(state.board[lot], tile=evolve(tile, owner=receiver)))
     sides = f"{_side(state, t.a, t.money_a, lots_a, dice_a)}; {_side(state, t.b, t.money_b, lots_b, dice_b)}"
     text = f"{state.players[t.a]} and {state.players[t.b]} trade: {sides}."
     events.append(Event("traded", text, {"a": t.a, "b": t.b}))
