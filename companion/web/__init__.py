@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
+from companion.assets import asset_dir
 from companion.config import Config
 from companion.session import Table
 from companion.web.hub import Hub
 
-WEB_ROOT = Path(__file__).resolve().parents[2] / "web"
+WEB_ROOT = asset_dir("web")
 
 
 def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = None, devices: Any = None) -> Flask:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-BOARD_FILE = Path(__file__).resolve().parents[3] / "seeds" / "lordsofvegas" / "board.json"
+from companion.assets import asset_dir
+
+BOARD_FILE = asset_dir("seeds") / "lordsofvegas" / "board.json"
 STRIP = "strip"
 """What a Strip card pays, in place of a colour."""
 
