@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,7 +42,6 @@ class Controls:
     reading: list[dict[str, Any]] | None = None
     reading_note: str = ""
     reading_trusted: bool = True  # False: wrong count or unsure dice; confirm will not take it
-    extras: dict[str, Any] = field(default_factory=dict)
 
 
 Listener = Callable[[dict[str, Any]], None]
@@ -193,9 +192,7 @@ class Table:
                 entry = step.entry  # the canonical spelling of the action
             self.journal.append(self.game_id or 0, timeline.entries, entry)  # durable before acknowledged
             events = timeline.commit(entry, step)
-            self.controls.highlight = None
-            self.controls.reading = None
-            self.controls.reading_note = ""
+            self.controls = Controls()  # a new input: no highlight, and a camera reading is used once
             self._log(events, entry)
             if timeline.rules.outcome(timeline.state) is not None or entry["type"] == "undo":
                 self._mark(self.game_id or 0, timeline)
