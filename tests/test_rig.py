@@ -160,3 +160,17 @@ def test_status_lights_follow_the_table(rig: Rig, table: Table) -> None:
     with pytest.raises(RuleViolation):
         rig.reread()
     assert rig.lights.lit["error"]
+
+
+def test_a_chattering_button_is_reported_not_obeyed(rig: Rig, table: Table) -> None:
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 5, "worm", "worm"]}, device="t")
+    pin = rig.buttons._buttons["undo"].pin  # the mock pin behind the undo button
+    for _ in range(60):  # a loose wire: far more edges than a finger makes
+        pin.drive_low()
+        pin.drive_high()
+    rig.drain()
+    assert "undo" in rig.buttons.noisy
+    assert table.view()["status"]["notice"]["text"] == "button:undo is noisy and ignored"
+    assert table.view()["game"]["inputs"] == 1  # nothing was undone
+    assert rig.health()["noisy_buttons"] == ["undo"]
