@@ -1,7 +1,12 @@
 """The settle detector: turn a stream of camera frames into one reading per roll.
 
 Feed it every frame. While anything moves in the tray (dice rolling, a hand reaching in) it reports
-nothing. Once the picture has been still for a few frames it reads the dice, and it reports the
+nothing; nor while a hand rests still in the tray: the detector keeps a reference picture of the tray
+from the last time it was still and empty of hands, and a large region that differs from it (far larger
+than dice that moved) is a hand or an arm, not dice. Only a region that stays for ``hand_patience``
+still frames is taken as a lasting change of the scene (a moved tray, a lamp switched on).
+
+Once the picture has been still for a few frames it reads the dice, and it reports the
 reading only when consecutive still frames agree on it. A die read with low confidence is read again
 from the next still frames (a glint or a shadow often moves on), and only if it stays uncertain is the
 reading reported with that die flagged, for the table to confirm. After a report it stays quiet until
@@ -28,6 +33,8 @@ from companion.vision.reader import UNCERTAIN, DieReading, Reading
 MOTION_LEVEL = 20  # grey levels: a pixel changed by more than this has moved
 MOTION_FRACTION = 0.002  # the frame moved when more than this fraction of pixels changed
 HAND_FRACTION = 0.04  # ... and something large (a hand, an arm) is in it when more than this did
+HAND_AREA = 0.03  # a still region this large (fraction of the frame) unlike the reference is a hand
+HAND_LEVEL = 30  # grey / colour levels: a pixel unlike the reference by more than this has changed
 
 
 @dataclass(frozen=True)
@@ -36,6 +43,7 @@ class SettleConfig:
     agree: int = 2  # consecutive still readings that must agree
     retries: int = 4  # extra still frames spent re-reading uncertain dice
     work_width: int = 160  # motion is judged on a frame scaled to this width
+    hand_patience: int = 90  # still frames after which a large change is taken as the new scene
 
 
 class SettleDetector:
@@ -46,6 +54,9 @@ class SettleDetector:
         self.config = config or SettleConfig()
         self.state = "moving"
         self._previous: np.ndarray | None = None
+        self._small: np.ndarray | None = None  # the current frame at work scale (blurred BGR)
+        self._reference: np.ndarray | None = None  # the tray when last still without a hand
+        self._hand_frames = 0
         self._still = 0
         self._readings: list[Reading] = []
 
@@ -67,19 +78,49 @@ class SettleDetector:
         self._still += 1
         if self._still < self.config.still_frames:
             return None
+        if self._hand_still():
+            self.state = "hand"
+            self._readings = []
+            return None
         self.state = "settling"
         self._readings.append(self._read(frame))
         result = self._decide()
         if result is not None:
             self.state = "settled"
             self._readings = []
+            self._reference = self._small
         return result
+
+    def _hand_still(self) -> bool:
+        """Is a large region of the (still) frame unlike the reference? Dice that moved change only
+        die-sized spots; a hand or an arm resting in the tray changes one region many dice large."""
+        small = self._small
+        if small is None:
+            return False
+        if self._reference is None or self._reference.shape != small.shape:
+            self._reference = small
+            return False
+        diff = cv2.absdiff(small, self._reference).max(axis=2)
+        changed = (diff > HAND_LEVEL).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
+        if largest <= HAND_AREA * changed.size:
+            self._hand_frames = 0
+            return False
+        self._hand_frames += 1
+        if self._hand_frames >= self.config.hand_patience:
+            self._reference = small  # a lasting change of the scene, not a hand
+            self._hand_frames = 0
+            return False
+        return True
 
     def _motion(self, frame: np.ndarray) -> float:
         h, w = frame.shape[:2]
         width = self.config.work_width
         small = cv2.resize(frame, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_AREA)
-        grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+        self._small = cv2.GaussianBlur(small, (3, 3), 0)
+        grey = cv2.cvtColor(self._small, cv2.COLOR_BGR2GRAY)
         prev, self._previous = self._previous, grey
         if prev is None or prev.shape != grey.shape:
             return 1.0

@@ -66,3 +66,27 @@ def test_disagreeing_frames_end_uncertain():
     got = [r for r in (detector.feed(cam.read()) for _ in range(8)) if r is not None]
     assert len(got) == 1
     assert got[0].uncertain
+
+
+def test_hand_held_still_in_tray_gives_no_reading():
+    cam = SimulatedCamera(seed=7)
+    cam.show([RenderDie(3), RenderDie(5)])
+    detector = SettleDetector(FakeReader([Reading([die(3), die(5, x=200.0)])]), SettleConfig(still_frames=2))
+    got = [r for r in (detector.feed(cam.read()) for _ in range(6)) if r is not None]
+    assert len(got) == 1  # the empty-handed tray is read once
+    cam.hand = True  # a hand reaches in and then rests there, not moving
+    assert all(detector.feed(cam.read()) is None for _ in range(12))
+    assert detector.state == "hand"
+    cam.hand = False  # the hand leaves: the dice are read again
+    got = [r for r in (detector.feed(cam.read()) for _ in range(6)) if r is not None]
+    assert len(got) == 1
+
+
+def test_lasting_change_is_not_a_hand_forever():
+    cam = SimulatedCamera(seed=8)
+    cam.show([RenderDie(2)])
+    detector = SettleDetector(FakeReader([Reading([die(2)])]), SettleConfig(still_frames=1, hand_patience=5))
+    assert [r for r in (detector.feed(cam.read()) for _ in range(4)) if r is not None]
+    cam.hand = True  # stands for anything large that stays (a moved tray)
+    got = [r for r in (detector.feed(cam.read()) for _ in range(12)) if r is not None]
+    assert len(got) == 1
