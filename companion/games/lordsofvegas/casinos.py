@@ -7,7 +7,7 @@ stored), so merges by building, sprawling or remodelling need no bookkeeping.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from companion.games.lordsofvegas.board import LOTS, STRIP
 from companion.games.lordsofvegas.state import Space, Tile
@@ -28,21 +28,24 @@ class Casino:
     def name(self) -> str:
         return LOTS[self.lots[0]].name
 
-    @property
+    # Cached: a casino is immutable, and boss and tie checks run after every change of the board.
+    @cached_property
     def top(self) -> int:
         return max((v for _, _, v in self.dice), default=0)
 
-    @property
+    @cached_property
     def boss(self) -> int | None:
         """The owner of the single largest die (None: no dice, or the top is tied between players)."""
-        owners = {o for _, o, v in self.dice if v == self.top}
+        top = self.top
+        owners = {o for _, o, v in self.dice if v == top}
         return owners.pop() if len(owners) == 1 else None
 
-    @property
+    @cached_property
     def tied(self) -> tuple[int, ...]:
         """Lots of the top dice when they belong to two or more players (else empty)."""
-        top = [(lot, o) for lot, o, v in self.dice if v == self.top]
-        return tuple(lot for lot, _ in top) if len({o for _, o in top}) > 1 else ()
+        top = self.top
+        at_top = [(lot, o) for lot, o, v in self.dice if v == top]
+        return tuple(lot for lot, _ in at_top) if len({o for _, o in at_top}) > 1 else ()
 
     def pips(self) -> int:
         return sum(v for _, _, v in self.dice)
