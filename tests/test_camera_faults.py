@@ -90,3 +90,14 @@ def test_a_cocked_die_is_flagged_or_read_right(rig: Rig, table: Table) -> None:
     game = table.view()["game"]
     if not game["reading_note"]:
         assert sorted(str(d["face"]) for d in game["reading"]) == sorted(str(f) for f in FACES)
+
+
+def test_a_hand_resting_in_the_tray_gives_no_reading(rig: Rig, table: Table) -> None:
+    camera = rig.watcher.source
+    camera.show([RenderDie(f, "white") for f in FACES])
+    wait_for(lambda: table.view()["game"]["reading"] is not None)
+    table.set_reading(None)
+    camera.hand = True  # a hand reaches in and stays still over the dice
+    rig.watcher.reset()
+    frames_later(rig, 15)
+    assert table.view()["game"]["reading"] is None
