@@ -171,4 +171,5 @@ def test_a_record_is_not_exported_while_secret_choices_are_pending(client: Flask
     game_view = client.get("/api/state").get_json()["game"]
     assert game_view["scoreboard"]["players"][0]["table"] is None
     assert all(o["action"]["player"] != 0 for o in game_view["awaiting"]["options"])
-    assert "Ballroom" not in json.dumps(game_view["log"]) and "table B" not in json.dumps(game_view["log"])
+    chosen = [e for e in game_view["log"] if e["kind"] == "chosen"]
+    assert chosen and all("Ballroom" not in e["text"] and "B" not in json.dumps(e["data"]) for e in chosen)

@@ -22,7 +22,7 @@ import dataclasses
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, Union  # noqa: UP035
 
@@ -388,6 +388,21 @@ class Rules(ABC, Generic[S, A]):
 
     def action_to_json(self, action: A) -> JSON:
         return self.codec.to_json(action)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, JSON], known: Iterable[str]) -> None:
+        """Refuse an option this game does not have (a typo must not silently play another variant)."""
+        unknown = set(options) - set(known)
+        if unknown:
+            raise RuleViolation(f"{cls.title} has no option {', '.join(sorted(unknown))}.")
+
+    @staticmethod
+    def flag(options: Mapping[str, JSON], key: str) -> bool:
+        """An on/off option, off when absent."""
+        value = options.get(key, False)
+        if not isinstance(value, bool):
+            raise RuleViolation(f"The option {key} is either on or off.")
+        return value
 
     @classmethod
     def check_player_count(cls, players: Sequence[str]) -> None:

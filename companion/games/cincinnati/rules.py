@@ -60,12 +60,8 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
     # --- setup -------------------------------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> CincinnatiState:
         self.check_player_count(players)
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise RuleViolation(f"Cincinnati has no option {', '.join(sorted(unknown))}.")
-        virtual = options.get("virtual_deck", False)
-        if not isinstance(virtual, bool):
-            raise RuleViolation("The option virtual_deck is either on or off.")
+        self.check_options(options, OPTIONS)
+        virtual = self.flag(options, "virtual_deck")
         n = len(players)
         tables = THREE_PLAYER_TABLES if n == 3 else ALL_TABLES
         return CincinnatiState(

@@ -120,12 +120,8 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
     # --- setup -------------------------------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> HeckmeckState:
         self.check_player_count(players)
-        unknown = set(options) - {"short_variant", "first_player"}
-        if unknown:
-            raise RuleViolation(f"Heckmeck has no option {', '.join(sorted(unknown))}.")
-        short = options.get("short_variant", False)
-        if not isinstance(short, bool):
-            raise RuleViolation("The short variant is either on or off.")
+        self.check_options(options, ("short_variant", "first_player"))
+        short = self.flag(options, "short_variant")
         first = options.get("first_player", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(players):
             raise RuleViolation("The first player must be one of the players.")

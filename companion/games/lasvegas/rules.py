@@ -98,13 +98,8 @@ class LasVegasRules(Rules[LasVegasState, Action]):
     # --- setup -------------------------------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> LasVegasState:
         self.check_player_count(players)
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise RuleViolation(f"Las Vegas has no option {', '.join(sorted(unknown))}.")
-        flags = {k: options.get(k, False) for k in ("neutral_dice", "virtual_deck", "money_open")}
-        for key, value in flags.items():
-            if not isinstance(value, bool):
-                raise RuleViolation(f"The option {key} is either on or off.")
+        self.check_options(options, OPTIONS)
+        flags = {k: self.flag(options, k) for k in ("neutral_dice", "virtual_deck", "money_open")}
         neutral = flags["neutral_dice"]
         n = len(players)
         if neutral and n > 4:

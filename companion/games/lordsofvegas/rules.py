@@ -86,13 +86,8 @@ class LordsOfVegasRules(Rules[LordsState, Action]):
     # --- setup -------------------------------------------------------------------------------
     def setup(self, players: Sequence[str], options: Mapping[str, JSON]) -> LordsState:
         self.check_player_count(players)
-        unknown = set(options) - OPTIONS
-        if unknown:
-            raise RuleViolation(f"Lords of Vegas has no option {', '.join(sorted(unknown))}.")
-        flags = {k: options.get(k, False) for k in ("lay_off", "virtual_deck")}
-        for key, value in flags.items():
-            if not isinstance(value, bool):
-                raise RuleViolation(f"The option {key} is either on or off.")
+        self.check_options(options, OPTIONS)
+        flags = {k: self.flag(options, k) for k in ("lay_off", "virtual_deck")}
         n = len(players)
         return LordsState(
             players=tuple(p.strip() for p in players),
