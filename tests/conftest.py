@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,4 +34,5 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 @pytest.fixture
 def table(journal: Journal) -> Table:
-    return Table(journal)
+    """A table whose own draws (virtual decks) are seeded, so every run of a test is the same."""
+    return Table(journal, rng=random.Random(0))

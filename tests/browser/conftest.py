@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,7 +46,7 @@ def browser() -> Iterator[Any]:
 def companion(tmp_path: Path) -> Iterator[tuple[str, Table]]:
     """A mock-hardware companion on a free port: (base URL, its table)."""
     config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
-    table = Table(Journal(tmp_path / "journal.sqlite3"))
+    table = Table(Journal(tmp_path / "journal.sqlite3"), rng=random.Random(0))
     rig = Rig(table, config, mock=True, seed=3)
     app = create_app(table, config=config, devices=rig)
     try:
