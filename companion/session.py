@@ -66,7 +66,12 @@ class Table:
         self.version = journal.last_entry_id()
         current = journal.get_meta("current_game")
         if current is not None and journal.game(int(current)) is not None:
-            self.open(int(current))
+            try:
+                self.open(int(current))
+            except (ValueError, RuleViolation) as exc:
+                # A stored game that no longer replays (an older rules version, say) must not stop the
+                # companion from starting: say so, and let the table open another game or a new one.
+                self.status["reopen"] = f"Game {current} could not be reopened ({exc}); start or open another."
 
     # --- listening ---------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -113,6 +118,7 @@ class Table:
             self._supply()
 
     def _install(self, game_id: int, timeline: Timeline) -> None:
+        self.status.pop("reopen", None)
         self.game_id = game_id
         self.timeline = timeline
         self.controls = Controls()

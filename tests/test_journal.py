@@ -115,3 +115,16 @@ def test_export_then_import_is_the_same_game(table: Table, journal: Journal) -> 
     assert list(journal.export_lines(copy)) == lines
     table.open(copy)
     assert table.view()["game"]["scoreboard"]["phase"] == "take"
+
+
+def test_a_game_that_no_longer_replays_does_not_stop_the_start(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    first = Table(Journal(path))
+    game = first.new_game("heckmeck", ["Ann", "Bob"])
+    first.journal.append(game, 0, {"type": "input", "action": {"type": "take", "face": 9}})  # a corrupt entry
+    first.journal.close()
+    second = Table(Journal(path))
+    assert second.timeline is None
+    assert second.view()["status"]["reopen"].startswith(f"Game {game} could not be reopened")
+    assert second.new_game("heckmeck", ["Cy", "Di"]) != game  # the table carries on
+    assert "reopen" not in second.view()["status"]

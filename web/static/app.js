@@ -105,7 +105,12 @@ function render(v) {
   $("devices").textContent = parts.join(" · ");
   $("devices").hidden = parts.length === 0;
   $("mock-panel").hidden = devices.buttons !== "simulated";
-  const banner = v.status.banner;
+  const banner = v.status.banner || v.status.reopen;
+  const notice = v.status.notice;
+  if (notice && notice.at !== render.noticeAt) {
+    if (render.noticeAt !== undefined) toast(notice.text);  // not on the first view after loading
+    render.noticeAt = notice.at;
+  }
   $("banner").hidden = !banner;
   $("banner").textContent = banner || "";
   if (!g) {
