@@ -110,3 +110,13 @@ def test_portrait_layout_keeps_everything_reachable(browser: Any, companion: tup
     assert width <= 800, "nothing spills sideways in portrait"
     expect(pg.get_by_test_id("player-6")).to_be_visible()
     context.close()
+
+
+def test_a_refused_button_press_shows_on_the_page(page: Any, companion: tuple[str, Table]) -> None:
+    base, table = companion
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    page.goto(base)
+    expect(page.get_by_test_id("connection")).to_have_text("live")
+    unlock(page)
+    page.get_by_test_id("mock-panel").get_by_role("button", name="Undo").click()
+    expect(page.get_by_test_id("toast")).to_contain_text("button:undo: There is nothing to undo.")

@@ -107,8 +107,10 @@ function render(v) {
   $("mock-panel").hidden = devices.buttons !== "simulated";
   const banner = v.status.banner || v.status.reopen;
   const notice = v.status.notice;
-  if (notice && notice.at !== render.noticeAt) {
-    if (render.noticeAt !== undefined) toast(notice.text);  // not on the first view after loading
+  if (render.noticeAt === undefined) {
+    render.noticeAt = notice ? notice.at : null;  // an old notice is not news on (re)loading the page
+  } else if (notice && notice.at !== render.noticeAt) {
+    toast(notice.text);
     render.noticeAt = notice.at;
   }
   $("banner").hidden = !banner;
