@@ -1,10 +1,18 @@
-"""Cut labelled 32x32 training patches from the TRAIN photos of the fixed split, plus rendered symbol faces.
+"""Cut labelled 32x32 training patches from the TRAIN photos of the fixed split, plus rendered dice.
 
-    .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz
+    .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz [--dev]
 
-Classes: 0-5 faces 1-6, 6 the symbol face ("worm"), 7 "not a die". Patches come from the reader's own
-window proposals (so training sees what the reader will see at run time), labelled by the nearest
-label centre, plus jittered crops centred on each label for coverage. Held-back photos are never read.
+Every patch has a class (0-5 faces 1-6, 6 the symbol face, 7 "not a die", 8 "off a die's top face":
+a side face, a corner, two dice at once; -1 "no class": a window between centred and clearly off, whose
+class loss is skipped) and, when a die is near, where
+that die's top face is relative to the window: (dx, dy) in window sides and log(die side / window
+side). The network learns both, so at run time a window from segmentation that sits on the side faces
+of an obliquely seen die, or between two dice, is moved onto the top face and read again there.
+
+Sources: the reader's own window proposals (what it sees at run time), windows jittered around each
+label (centred ones teach the faces, off-centre ones teach "not a top face" and the offset), background
+windows, and rendered dice (the only source of symbol faces). Held-back photos are never read; with
+``--dev`` only the "fit" part of the train photos is used (training/dev_split.py).
 """
 
 from __future__ import annotations
@@ -24,67 +32,113 @@ sys.path.insert(0, str(ROOT))
 from companion.vision.crops import PATCH  # noqa: E402
 from companion.vision.evaluate import iterate  # noqa: E402
 from companion.vision.render import RenderDie, random_dice, render_dice  # noqa: E402
-from companion.vision.segment import find_candidates, typical_side, windows  # noqa: E402
+from companion.vision.segment import find_dice, windows  # noqa: E402
+from training.dev_split import dev_split  # noqa: E402
 
 DATA = Path("/work/shared/data/dice")
 # How a label box relates to the whole die: nell boxes the whole die, matteop65 only the top face.
 WHOLE_DIE = {"nell-byler-d6": 1.0, "matteop65-webcam": 1.5}
 BG = 7
+SIDE = 8
+IGNORE = -1
+CENTRED = 0.12  # window centre within this many die sides of the top face: the window shows that face
+OFF = 0.3  # ... further than this: "not a die" (a side face, a gap between dice)
+NEAR = 0.65  # the offset is learnt for windows whose centre is within this many die sides
 
 
-def rotated_patch(frame: np.ndarray, cx: float, cy: float, size: float, angle: float) -> np.ndarray:
-    scale = PATCH / max(size, 1.0)
-    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    m[0, 2] += PATCH / 2 - cx
-    m[1, 2] += PATCH / 2 - cy
-    out: np.ndarray = cv2.warpAffine(frame, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REPLICATE)
+class Patches:
+    def __init__(self) -> None:
+        self.x: list[np.ndarray] = []
+        self.y: list[int] = []
+        self.off: list[tuple[float, float, float]] = []
+        self.has_off: list[bool] = []
+
+    def add(self, frame: np.ndarray, cx: float, cy: float, size: float, angle: float, label: int,
+            target: tuple[float, float, float] | None) -> None:
+        """A patch of side ``size`` at (cx, cy) rotated by ``angle``; ``target`` the top face's centre
+        and the die's side in frame px (None: no die near)."""
+        scale = PATCH / max(size, 1.0)
+        m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+        m[0, 2] += PATCH / 2 - cx
+        m[1, 2] += PATCH / 2 - cy
+        self.x.append(cv2.warpAffine(frame, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+        self.y.append(label)
+        if target is None:
+            self.off.append((0.0, 0.0, 0.0))
+            self.has_off.append(False)
+        else:
+            tx, ty = m @ np.array([target[0], target[1], 1.0])
+            self.off.append(((tx - PATCH / 2) / PATCH, (ty - PATCH / 2) / PATCH, math.log(target[2] / size)))
+            self.has_off.append(True)
+
+    def extend(self, other: Patches) -> None:
+        self.x += other.x
+        self.y += other.y
+        self.off += other.off
+        self.has_off += other.has_off
+
+
+def class_for(value: int | str, d: float, ratio: float) -> int:
+    """The class of a window whose centre is ``d`` die sides from a top face, ``ratio`` window/die."""
+    if d > OFF or ratio > 2.3 or ratio < 0.75:
+        return SIDE  # off the top face, two dice at once, or a part of one die (a pip read as a 1)
+    if d < CENTRED and 0.9 <= ratio <= 1.7:
+        return int(value) - 1 if value != "worm" else 6
+    return IGNORE
+
+
+Die = tuple[int | str, float, float, float]  # value, top face x, y, die side
+
+
+def around_dice(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator, jitter: int) -> None:
+    """Jittered windows around each die."""
+    for value, tx, ty, side in dice:
+        for i in range(2 * jitter):
+            if i < jitter:  # centred: the faces
+                r = abs(float(rng.normal(0, 0.05))) * side
+            else:  # anywhere over the die: the offset, and "not a top face" further out
+                r = side * NEAR * math.sqrt(float(rng.uniform(0, 1)))
+            a = float(rng.uniform(0, 2 * math.pi))
+            cx, cy = tx + r * math.cos(a), ty + r * math.sin(a)
+            nearest = min(dice, key=lambda o: math.dist((o[1], o[2]), (cx, cy)))
+            if nearest[1:3] != (tx, ty):
+                continue  # closer to another die
+            size = side * float(rng.uniform(1.0, 1.45) if i < jitter else rng.uniform(0.5, 1.6))
+            out.add(frame, cx, cy, size, float(rng.uniform(0, 360)), class_for(value, r / side, size / side),
+                    (tx, ty, side))
+
+
+def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator) -> None:
+    """The reader's own windows, labelled by the nearest die."""
+    cands, side = find_dice(frame)
+    for cx, cy, size in windows(cands, side, frame.shape):
+        near = min(dice, key=lambda o: math.dist((o[1], o[2]), (cx, cy)), default=None)
+        angle = float(rng.choice([0, 90, 180, 270]))
+        if near is None or math.dist((near[1], near[2]), (cx, cy)) > NEAR * near[3]:
+            out.add(frame, cx, cy, size, angle, BG, None)
+            continue
+        d = math.dist((near[1], near[2]), (cx, cy)) / near[3]
+        out.add(frame, cx, cy, size, angle, class_for(near[0], d, size / near[3]), near[1:])
+
+
+def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: int) -> Patches:
+    out = Patches()
+    k = WHOLE_DIE[name]
+    for _, frame, labels in iterate(DATA / name, only=stems):
+        dice = [(lab.value, lab.center[0], lab.center[1], lab.size * k) for lab in labels]
+        proposals(out, frame, dice, rng)
+        around_dice(out, frame, dice, rng, jitter)
+        for _ in range(4):  # plain background
+            cx, cy = rng.uniform(0, frame.shape[1]), rng.uniform(0, frame.shape[0])
+            if dice and all(math.dist((cx, cy), (d[1], d[2])) > NEAR * d[3] for d in dice):
+                out.add(frame, cx, cy, float(np.median([d[3] for d in dice])) * float(rng.uniform(0.9, 1.6)),
+                        0.0, BG, None)
     return out
 
 
-def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: int
-                 ) -> tuple[list[np.ndarray], list[int]]:
-    xs: list[np.ndarray] = []
-    ys: list[int] = []
-    k = WHOLE_DIE[name]
-    for _, frame, labels in iterate(DATA / name, only=stems):
-        cands = find_candidates(frame)
-        side = typical_side(cands)
-        for cx, cy, size in windows(cands, side, frame.shape):
-            near = min(labels, key=lambda lab: math.dist(lab.center, (cx, cy)), default=None)
-            d = math.dist(near.center, (cx, cy)) if near else float("inf")
-            if near is not None and d < 0.2 * near.size * k and 0.85 * near.size * k < size < 1.9 * near.size * k:
-                label = int(near.value) - 1 if near.value != "worm" else 6
-            elif near is None or d > 0.6 * near.size * k:
-                label = BG
-            else:
-                continue
-            xs.append(rotated_patch(frame, cx, cy, size, float(rng.choice([0, 90, 180, 270]))))
-            ys.append(label)
-        for lab in labels:
-            # Off-centre windows are "not a die": the classifier must fire only on a window centred
-            # on the top face, not on side faces or on the gap between two dice.
-            for _ in range(jitter // 2):
-                r = lab.size * float(rng.uniform(0.4, 0.75))
-                a = float(rng.uniform(0, 2 * math.pi))
-                ox, oy = lab.center[0] + r * math.cos(a), lab.center[1] + r * math.sin(a)
-                if any(math.dist((ox, oy), other.center) < 0.4 * other.size for other in labels):
-                    continue
-                s = lab.size * k * float(rng.uniform(1.05, 1.45))
-                xs.append(rotated_patch(frame, ox, oy, s, float(rng.uniform(0, 360))))
-                ys.append(BG)
-            for _ in range(jitter):
-                s = lab.size * k * float(rng.uniform(1.05, 1.45))
-                dx, dy = rng.normal(0, 0.06 * lab.size, 2)
-                xs.append(rotated_patch(frame, lab.center[0] + dx, lab.center[1] + dy, s,
-                                        float(rng.uniform(0, 360))))
-                ys.append(int(lab.value) - 1 if lab.value != "worm" else 6)
-    return xs, ys
-
-
-def rendered_patches(n_frames: int, rng: np.random.Generator) -> tuple[list[np.ndarray], list[int]]:
-    xs: list[np.ndarray] = []
-    ys: list[int] = []
+def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int) -> Patches:
+    out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
         dice = random_dice(rng, n)
@@ -94,17 +148,13 @@ def rendered_patches(n_frames: int, rng: np.random.Generator) -> tuple[list[np.n
                                    touching=bool(rng.random() < 0.4), glare=bool(rng.random() < 0.4),
                                    noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
                                    blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)))
-        for d in drawn:
-            s = d.size * float(rng.uniform(1.05, 1.45))
-            dx, dy = rng.normal(0, 0.06 * d.size, 2)
-            xs.append(rotated_patch(frame, d.center[0] + dx, d.center[1] + dy, s, float(rng.uniform(0, 360))))
-            ys.append(int(d.face) - 1 if d.face != "worm" else 6)
+        placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
+        around_dice(out, frame, placed, rng, max(1, jitter // 3))
         for _ in range(3):
             cx, cy = rng.uniform(40, 600), rng.uniform(40, 440)
             if all(math.dist((cx, cy), d.center) > 0.8 * d.size for d in drawn):
-                xs.append(rotated_patch(frame, cx, cy, float(rng.uniform(30, 80)), 0.0))
-                ys.append(BG)
-    return xs, ys
+                out.add(frame, cx, cy, float(rng.uniform(30, 80)), 0.0, BG, None)
+    return out
 
 
 def main() -> None:
@@ -112,24 +162,26 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/dice_patches.npz")
     ap.add_argument("--jitter", type=int, default=6)
     ap.add_argument("--rendered", type=int, default=600)
+    ap.add_argument("--dev", action="store_true",
+                    help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
-    xs: list[np.ndarray] = []
-    ys: list[int] = []
+    allp = Patches()
     src: list[int] = []
     for i, name in enumerate(WHOLE_DIE):
-        x, y = real_patches(name, split[name]["train"], rng, args.jitter)
-        xs += x
-        ys += y
-        src += [i] * len(y)
-        print(name, len(y), np.bincount(y, minlength=8))
-    x, y = rendered_patches(args.rendered, rng)
-    xs += x
-    ys += y
-    src += [2] * len(y)
-    print("rendered", len(y), np.bincount(y, minlength=8))
-    np.savez_compressed(args.out, x=np.stack(xs), y=np.array(ys, np.int64), src=np.array(src, np.int64))
+        stems = dev_split()[name][0] if args.dev else split[name]["train"]
+        p = real_patches(name, stems, rng, args.jitter)
+        print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
+        allp.extend(p)
+        src += [i] * len(p.y)
+    p = rendered_patches(args.rendered, rng, args.jitter)
+    print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
+    allp.extend(p)
+    src += [2] * len(p.y)
+    np.savez_compressed(args.out, x=np.stack(allp.x), y=np.array(allp.y, np.int64),
+                        off=np.array(allp.off, np.float32), has_off=np.array(allp.has_off, bool),
+                        src=np.array(src, np.int64))
 
 
 if __name__ == "__main__":

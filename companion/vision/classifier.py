@@ -1,8 +1,11 @@
 """The small face classifier, run by ``cv2.dnn`` from the ONNX file shipped in the package.
 
-Trained by ``training/train_faces.py``; classes are faces 1-6, the symbol face and "not a die". Besides
-the class scores it returns the 96-d embedding before the last layer, on which a profile retrains that
-layer for the table's own dice.
+Trained by ``training/train_faces.py``; classes are faces 1-6, the symbol face, "not a die" and "side"
+(a window on a die but not centred on its top face: a side face seen obliquely, a corner, a gap between
+two touching dice). Besides the class scores it returns the embedding before the last layer, on which
+a profile retrains that layer for the table's own dice, and where the die's top face is relative to the
+window (``offset``: dx, dy in window sides and log(die side / window side)), which the reader uses to
+move a window onto the top face.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class Scores:
     probs: np.ndarray
     embeddings: np.ndarray
     raw: np.ndarray
+    offsets: np.ndarray  # n x 3: top face's dx, dy (window sides), log(die side / window side)
 
 
 class FaceClassifier:
@@ -43,22 +47,33 @@ class FaceClassifier:
         if head is not None:
             self.head = (np.array(head["weight"], np.float32), np.array(head["bias"], np.float32))
         self._net = cv2.dnn.readNetFromONNX(str(path))
-        self._outputs = ["logits", "embedding"]
+        self._outputs: list[str] = list(meta.get("outputs", ["logits", "embedding"]))
 
     @property
     def none_class(self) -> int:
         return self.classes.index("none")
 
+    @property
+    def has_offset(self) -> bool:
+        return "offset" in self._outputs
+
+    @property
+    def not_face(self) -> list[int]:
+        """Classes that are not a top face: "none" and, in newer models, "side"."""
+        return [i for i, c in enumerate(self.classes) if c in ("none", "side")]
+
     def classify(self, patches: list[np.ndarray]) -> Scores:
         if not patches:
             empty = np.zeros((0, 0), np.float32)
-            return Scores(np.zeros((0, len(self.classes)), np.float32), empty, empty)
+            return Scores(np.zeros((0, len(self.classes)), np.float32), empty, empty, np.zeros((0, 3), np.float32))
         blob = cv2.dnn.blobFromImages(patches, 1.0 / 255.0, (self.patch, self.patch), swapRB=False)
         self._net.setInput(blob)
-        logits, emb = self._net.forward(self._outputs)
-        raw = emb.reshape(len(patches), -1).astype(np.float32)
+        out = self._net.forward(self._outputs)
+        n = len(patches)
+        raw = out[1].reshape(n, -1).astype(np.float32)
         e = raw / (np.linalg.norm(raw, axis=1, keepdims=True) + 1e-6)
-        return Scores(self.softmax(logits.reshape(len(patches), -1)), e, raw)
+        offsets = out[2].reshape(n, 3).astype(np.float32) if len(out) > 2 else np.zeros((n, 3), np.float32)
+        return Scores(self.softmax(out[0].reshape(n, -1)), e, raw, offsets)
 
     def softmax(self, logits: np.ndarray) -> np.ndarray:
         """Calibrated class probabilities from logits (temperature fitted at training time)."""

@@ -10,6 +10,7 @@ when they disagree the die is uncertain.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -17,6 +18,8 @@ import numpy as np
 from companion.vision.crops import patch
 
 SIDE = 64  # the die is resampled so that its window is this many px
+MIRROR_TOL = 0.1  # a pip's mirror image through the face centre must fall this near another pip (die sides)
+CENTRE_SHIFT = 0.2  # the face centre may be this far from the window's centre (die sides)
 
 
 @dataclass(frozen=True)
@@ -42,18 +45,20 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     mask = ((dist > thr) & (inner > 0)).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     die_px = (SIDE / 1.25) ** 2
-    areas = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if np.hypot(cents[i][0] - SIDE / 2, cents[i][1] - SIDE / 2) > 0.34 * SIDE:
-            continue
-        if not 0.004 * die_px <= area <= 0.09 * die_px:
-            continue
-        if max(w, h) > 2.6 * min(w, h):  # squashed: a side-face pip or an edge
-            continue
-        if area / float(w * h) < 0.4:
-            continue
-        areas.append(area)
+    st, ce = stats[1:].astype(np.float32), cents[1:].astype(np.float32)
+    w, h, area = st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT], st[:, cv2.CC_STAT_AREA]
+    ok = (
+        (np.hypot(ce[:, 0] - SIDE / 2, ce[:, 1] - SIDE / 2) <= 0.34 * SIDE)
+        & (area >= 0.004 * die_px) & (area <= 0.09 * die_px)
+        & (np.maximum(w, h) <= 2.6 * np.minimum(w, h))  # squashed: a side-face pip or an edge
+        & (area >= 0.4 * w * h)
+    )
+    if not ok.any():
+        return PipCount(None, 0, 0.0)
+    areas = [float(v) for v in area[ok]]
+    centres = ce[ok]
+    keep_sym = _point_symmetric(centres, SIDE / 1.25)
+    areas = [a for a, k in zip(areas, keep_sym, strict=True) if k]
     if not areas:
         return PipCount(None, 0, 0.0)
     a = np.array(areas, np.float32)
@@ -69,7 +74,37 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     return PipCount(count if 1 <= count <= 6 else None, count, quality)
 
 
+def _point_symmetric(pts: np.ndarray, die: float) -> np.ndarray:
+    """Which blobs belong to a pip pattern: every face's pips are symmetric about the face's centre,
+    so each pip has a mirror image through it (the middle pip of 1, 3 and 5 is its own). Pips of a
+    side face at the rim, glints and marbling have none. The centre is sought near the window's centre
+    among the blobs and the midpoints of blob pairs, keeping the one that explains the most blobs."""
+    n = len(pts)
+    if n <= 1:
+        return np.ones(n, bool)
+    mid = np.float32(SIDE / 2)
+    i, j = np.triu_indices(n, 1)
+    centres = np.vstack([pts, (pts[i] + pts[j]) / 2, [[mid, mid]]])
+    centres = centres[np.hypot(centres[:, 0] - mid, centres[:, 1] - mid) < CENTRE_SHIFT * die]
+    if len(centres) == 0:
+        return np.ones(n, bool)
+    tol = MIRROR_TOL * die
+    # mirror[c, a, b]: blob b is where blob a lands when mirrored through centre c
+    mirrored = 2 * centres[:, None, :] - pts[None, :, :]
+    near = np.hypot(mirrored[:, :, None, 0] - pts[None, None, :, 0],
+                    mirrored[:, :, None, 1] - pts[None, None, :, 1]) < tol
+    explained = near.any(axis=2)
+    score = explained.sum(axis=1) - 0.01 * np.hypot(centres[:, 0] - mid, centres[:, 1] - mid)
+    kept: np.ndarray = explained[int(np.argmax(score))]
+    return kept
+
+
 def _disc_mask(side: int, radius: float) -> np.ndarray:
+    return _disc(side, int(radius))
+
+
+@lru_cache(maxsize=64)
+def _disc(side: int, radius: int) -> np.ndarray:
     mask = np.zeros((side, side), np.uint8)
-    cv2.circle(mask, (side // 2, side // 2), int(radius), 1, -1)
+    cv2.circle(mask, (side // 2, side // 2), radius, 1, -1)
     return mask

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision.classifier import FaceClassifier, Scores
 
-PULL = 1.0  # how strongly the retrained last layer is held to the shipped one
+PULL = 0.3  # how strongly the retrained last layer is held to the shipped one
 STEPS = 300  # gradient steps when retraining the last layer (milliseconds on a Pi)
 K = 7  # neighbours consulted
 SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s - 1)): 1 when identical

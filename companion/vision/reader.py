@@ -25,7 +25,7 @@ from companion.vision.colour import body_colour
 from companion.vision.crops import patch
 from companion.vision.pips import count_pips
 from companion.vision.profile import Profile
-from companion.vision.segment import find_candidates, typical_side, windows
+from companion.vision.segment import find_dice, windows
 
 UNCERTAIN = 0.6  # below this confidence a die is reported but should be confirmed on the tablet
 MAYBE_DIE = 0.15  # windows at least this die-like are refined before deciding
@@ -34,6 +34,12 @@ REFINE = 0.9  # windows whose best face is less likely than this are tried shift
 _S = 0.22
 _VARIANTS = [(dx, dy, 1.0) for dx in (-_S, 0.0, _S) for dy in (-_S, 0.0, _S) if dx or dy] + [
     (0.0, 0.0, 0.8), (0.0, 0.0, 1.25)]
+RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
+NOT_NEAR = 0.9  # windows at least this surely "not a die" (no die near) are not moved
+SETTLED = 0.06  # a window whose top face is off-centre by less than this (window sides) stays
+SCALE_SETTLED = 0.1  # ... and whose size is within this (log) of the right one
+WINDOW = 1.15  # window side / die side: the margin that centred training windows had
+SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
 
@@ -89,6 +95,7 @@ class _Window:
     probs: np.ndarray
     emb: np.ndarray
     patch: np.ndarray
+    offset: np.ndarray  # where the network sees the top face: dx, dy (window sides), log(die / window)
 
 
 class DiceReader:
@@ -113,15 +120,14 @@ class DiceReader:
     def window_patches(self, frame: np.ndarray, die_size: float | None = None
                        ) -> list[tuple[float, float, float, np.ndarray]]:
         """(cx, cy, size, patch) for every proposed window: what the classifier and profile see."""
-        cands = find_candidates(frame, die_size=die_size)
-        side = die_size or typical_side(cands)
+        cands, side = find_dice(frame, die_size=die_size)
         out = []
         for cx, cy, size in windows(cands, side, frame.shape):
             out.append((float(cx), float(cy), float(size), patch(frame, cx, cy, size, self.classifier.patch)))
         return out
 
     def _die_score(self, probs: np.ndarray) -> float:
-        return float(1.0 - probs[self.classifier.none_class])
+        return float(1.0 - probs[self.classifier.not_face].sum())
 
     def _classify(self, wins: list[tuple[float, float, float, np.ndarray]], prof: Profile | None
                   ) -> list[_Window]:
@@ -129,10 +135,11 @@ class DiceReader:
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
             probs = prof.adapt(self.classifier, scores)
-        return [_Window(cx, cy, size, probs[i], scores.embeddings[i], p) for i, (cx, cy, size, p) in enumerate(wins)]
+        return [_Window(cx, cy, size, probs[i], scores.embeddings[i], p, scores.offsets[i])
+                for i, (cx, cy, size, p) in enumerate(wins)]
 
     def _face_score(self, w: _Window) -> float:
-        return float(np.max(np.delete(w.probs, self.classifier.none_class)))
+        return float(np.max(np.delete(w.probs, self.classifier.not_face)))
 
     def _suppress(self, cands: list[_Window]) -> list[_Window]:
         cands = sorted(cands, key=lambda w: -self._face_score(w))
@@ -144,14 +151,47 @@ class DiceReader:
 
     def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
         found = self._classify(self.window_patches(frame, die_size), prof)
-        # Faint windows are kept for refinement: one off the die's centre looks like "not a die".
-        kept = self._suppress([w for w in found if self._die_score(w.probs) >= MAYBE_DIE])
-        refined = self._refine(frame, kept, prof)
-        return self._suppress([w for w in refined if self._die_score(w.probs) >= DIE_SCORE])
+        if self.classifier.has_offset:
+            found = self._recentre(frame, found, prof)
+        else:
+            kept = self._suppress([w for w in found if self._die_score(w.probs) >= MAYBE_DIE])
+            found = self._refine(frame, kept, prof)
+        dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
+        if dice and die_size is None:
+            # The dice of one table are one size (give or take perspective): a window much smaller
+            # than the others is a pip or a corner of a die read as a face, a much larger one two dice.
+            typical = float(np.median([w.size for w in dice]))
+            dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
+        return self._suppress(dice)
+
+    def _recentre(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
+        """Windows on or near a die are moved to where the network sees its top face, at the die's size,
+        and read again there: a window from segmentation may sit on the side faces of an obliquely seen
+        die, on a corner, or between two touching dice."""
+        out = list(found)
+        current = found
+        for _ in range(RECENTRE_STEPS):
+            moved: list[tuple[float, float, float, np.ndarray]] = []
+            for w in current:
+                if w.probs[self.classifier.none_class] > NOT_NEAR:
+                    continue
+                dx, dy, ls = (float(v) for v in w.offset)
+                if abs(dx) < SETTLED and abs(dy) < SETTLED and abs(ls + np.log(WINDOW)) < SCALE_SETTLED:
+                    continue  # already on the top face, at the right size
+                size = w.size * float(np.exp(np.clip(ls, -0.7, 0.7))) * WINDOW
+                cx, cy = w.cx + dx * w.size, w.cy + dy * w.size
+                if any(np.hypot(cx - m[0], cy - m[1]) < 0.15 * size for m in moved):
+                    continue  # several windows of one die point at the same face
+                moved.append((cx, cy, size, patch(frame, cx, cy, size, self.classifier.patch)))
+            if not moved:
+                break
+            current = self._classify(moved, prof)
+            out += current
+        return out
 
     def _refine(self, frame: np.ndarray, kept: list[_Window], prof: Profile | None) -> list[_Window]:
-        """Windows the classifier is unsure of are tried again a little shifted and scaled: a window
-        from segmentation may sit on the side faces of an obliquely seen die, or between two dice."""
+        """(Models without an offset output.) Windows the classifier is unsure of are tried again a
+        little shifted and scaled."""
         unsure = [i for i, w in enumerate(kept)
                   if self._face_score(w) < REFINE or self._die_score(w.probs) < DIE_SCORE]
         if not unsure:
@@ -171,8 +211,7 @@ class DiceReader:
         return out
 
     def _read_die(self, frame: np.ndarray, w: _Window, prof: Profile | None) -> DieReading:
-        none = self.classifier.none_class
-        face_probs = np.delete(w.probs, none)
+        face_probs = np.delete(w.probs, self.classifier.not_face)
         face_probs = face_probs / max(float(face_probs.sum()), 1e-6)
         order = np.argsort(-face_probs)
         best = int(order[0])

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 
 WORK_WIDTH = 320  # candidates are found on a frame scaled to this width (speed); boxes map back
+CRUMB = 0.4  # blobs smaller than this times the upper quartile of blob sizes do not set the die size
+SMALLEST = 0.25  # blobs smaller than this times the die area are not dice
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,9 @@ def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     mean = cv2.blur(grey, (5, 5))
     detail = np.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
     score = colour + 1.5 * detail
-    noise = float(np.median(score))
-    mad = float(np.median(np.abs(score - noise))) + 1e-3
+    sample = score[::3, ::3]  # a robust noise level needs no more than every ninth pixel
+    noise = float(np.median(sample))
+    mad = float(np.median(np.abs(sample - noise))) + 1e-3
     thr = max(22.0, noise + 6.0 * mad)
     mask = (score > thr).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -63,6 +66,11 @@ def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
 
 def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list[Candidate]:
     """Regions that may be dice. ``die_size`` (frame px) if known, e.g. from tray markers."""
+    return find_dice(frame, die_size=die_size)[0]
+
+
+def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list[Candidate], float]:
+    """Regions that may be dice, and the side of a typical die in frame px (``die_size`` if given)."""
     mask, score, scale = _foreground(frame)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -72,7 +80,7 @@ def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list
     out: list[Candidate] = []
     for i in blobs:
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if side > 0 and area < 0.25 * side * side:
+        if side > 0 and area < SMALLEST * side * side:
             continue
         fill = area / float(bw * bh)
         if side > 0 and (area > 1.4 * side * side or (area > 0.8 * side * side and fill < 0.6)):
@@ -86,7 +94,7 @@ def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list
         cand = _candidate(comp8, x, y, scale, w, h)
         if cand is not None:
             out.append(cand)
-    return out
+    return out, side / scale
 
 
 def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list[Candidate]:
@@ -114,14 +122,22 @@ def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list
 
 
 def _typical_side(stats: np.ndarray, blobs: list[int]) -> float:
-    """The side of a typical die at working scale, from square-ish blobs of plausible size."""
+    """The side of a typical die at working scale, from square-ish blobs of plausible size.
+
+    Crumbs of clutter and shadow at the frame's edges are many but small and must not drag the
+    estimate below the dice (which would then each look like several), nor may a few large blobs
+    (touching dice, a laptop corner) lift it above them (then lone dice are dropped as crumbs): the
+    median is taken over the blobs at least ``CRUMB`` times as large as the upper quartile."""
     sides = []
     for i in blobs:
         _, _, bw, bh, area = (int(v) for v in stats[i])
         fill = area / max(bw * bh, 1)
         if 0.55 < bw / max(bh, 1) < 1.8 and fill > 0.5 and 6 <= max(bw, bh) <= WORK_WIDTH / 4:
             sides.append(np.sqrt(area))
-    return float(np.median(sides)) if sides else 0.0
+    if not sides:
+        return 0.0
+    s = np.array(sides)
+    return float(np.median(s[s >= CRUMB * np.percentile(s, 75)]))
 
 
 def _candidate(part: np.ndarray, x: int, y: int, scale: float, w: int, h: int) -> Candidate | None:
@@ -149,11 +165,10 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
     limit = (WORK_WIDTH / 10) ** 2
     h, w = mask.shape
-    small = np.zeros(n, bool)
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        touches_edge = x == 0 or y == 0 or x + bw == w or y + bh == h
-        small[i] = area < limit and not touches_edge
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    touches_edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
+    small = (area < limit) & ~touches_edge
+    small[0] = False
     filled = mask.copy()
     filled[small[labels]] = 255
     return filled
@@ -183,14 +198,16 @@ def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ..
     if side <= 0:
         return out
     win = side * 1.25
+    placed: list[tuple[int, int]] = []
     for c in candidates:
         x0, y0, x1, y1 = c.box
         bw, bh = x1 - x0, y1 - y0
         if max(bw, bh) <= 1.5 * win:
             cx, cy, size = round((x0 + x1) / 2), round((y0 + y1) / 2), round(max(bw, bh, side) * 1.1)
             # Peaks found at two scales often coincide: one window is enough.
-            if all(abs(cx - ox) + abs(cy - oy) > 0.3 * size for ox, oy, _ in out):
+            if not placed or np.min(np.abs(np.array(placed) - (cx, cy)).sum(axis=1)) > 0.3 * size:
                 out.append((cx, cy, size))
+                placed.append((cx, cy))
             continue
         step = side * 0.5
         nx = max(1, int(np.ceil((bw - win) / step)) + 1)
@@ -200,4 +217,5 @@ def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ..
                 gx = x0 + win / 2 + (bw - win) * (i / (nx - 1) if nx > 1 else 0.5)
                 gy = y0 + win / 2 + (bh - win) * (j / (ny - 1) if ny > 1 else 0.5)
                 out.append((round(min(max(gx, 0), w)), round(min(max(gy, 0), h)), round(win)))
+                placed.append(out[-1][:2])
     return out

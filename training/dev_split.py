@@ -1,0 +1,42 @@
+"""A validation part of the *train* photos, for tuning the reader without touching the held-back split.
+
+The model used for tuning is trained on ``fit`` stems only and the pipeline is scored on ``val`` stems;
+the shipped model is then retrained on all train stems with the settings chosen. nell-byler-d6: the last
+30 train photos by capture time; matteop65-webcam: the last quarter (by frame number) of each capture group.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SPLIT = ROOT / "companion" / "vision" / "split.json"
+
+
+def dev_split() -> dict[str, tuple[list[str], list[str]]]:
+    split = json.loads(SPLIT.read_text())
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    nell = sorted(split["nell-byler-d6"]["train"])
+    out["nell-byler-d6"] = (nell[:-30], nell[-30:])
+    groups: dict[str, list[str]] = defaultdict(list)
+    for stem in split["matteop65-webcam"]["train"]:
+        m = re.match(r"(.*?)_?(\d+)$", stem)
+        assert m is not None
+        groups[m.group(1)].append(stem)
+    fit: list[str] = []
+    val: list[str] = []
+    for stems in groups.values():
+        stems.sort(key=lambda s: int(re.findall(r"\d+$", s)[0]))
+        k = len(stems) - max(1, len(stems) // 4)
+        fit += stems[:k]
+        val += stems[k:]
+    out["matteop65-webcam"] = (fit, val)
+    return out
+
+
+if __name__ == "__main__":
+    for name, (fit, val) in dev_split().items():
+        print(name, len(fit), len(val))
