@@ -34,6 +34,9 @@ REFINE = 0.9  # windows whose best face is less likely than this are tried shift
 _S = 0.22
 _VARIANTS = [(dx, dy, 1.0) for dx in (-_S, 0.0, _S) for dy in (-_S, 0.0, _S) if dx or dy] + [
     (0.0, 0.0, 0.8), (0.0, 0.0, 1.25)]
+_SEARCH = [(dx, dy, 0.75) for dx in (-0.2, 0.0, 0.2) for dy in (-0.2, 0.0, 0.2)]
+MAX_LOST = 4  # windows searched around per frame, at most (time)
+FOUND_SCORE = 0.9  # a die found by that search must be this surely a die (it was missed once already)
 RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
 NOT_NEAR = 0.9  # windows at least this surely "not a die" (no die near) are not moved
 SETTLED = 0.06  # a window whose top face is off-centre by less than this (window sides) stays
@@ -152,7 +155,9 @@ class DiceReader:
     def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
         found = self._classify(self.window_patches(frame, die_size), prof)
         if self.classifier.has_offset:
+            first = found
             found = self._recentre(frame, found, prof)
+            found += self._search_lost(frame, first, found, prof)
         else:
             kept = self._suppress([w for w in found if self._die_score(w.probs) >= MAYBE_DIE])
             found = self._refine(frame, kept, prof)
@@ -187,6 +192,30 @@ class DiceReader:
                 break
             current = self._classify(moved, prof)
             out += current
+        return out
+
+    def _search_lost(self, frame: np.ndarray, first: list[_Window], found: list[_Window], prof: Profile | None
+                     ) -> list[_Window]:
+        """A window near a die (not "none") that led to no die at all is searched around: shifted a
+        quarter window each way and shrunk. The offset the network gives is least reliable for
+        a window much larger than the die or far off its top face, and a die lost here is a miss."""
+        dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
+        lost = [w for w in first if w.probs[self.classifier.none_class] <= NOT_NEAR
+                and not any(np.hypot(w.cx - d.cx, w.cy - d.cy) < 0.5 * w.size for d in dice)]
+        lost = lost[:MAX_LOST]
+        variants: list[tuple[float, float, float, np.ndarray]] = []
+        for w in lost:
+            for dx, dy, k in _SEARCH:
+                cx, cy, size = w.cx + dx * w.size, w.cy + dy * w.size, w.size * k
+                variants.append((cx, cy, size, patch(frame, cx, cy, size, self.classifier.patch)))
+        if not variants:
+            return []
+        scored = self._classify(variants, prof)
+        out = []
+        for i in range(len(lost)):  # the best of each window's variants, if it is a die at all
+            best = max(scored[i * len(_SEARCH) : (i + 1) * len(_SEARCH)], key=self._face_score)
+            if self._die_score(best.probs) >= FOUND_SCORE:
+                out.append(best)
         return out
 
     def _refine(self, frame: np.ndarray, kept: list[_Window], prof: Profile | None) -> list[_Window]:
