@@ -33,16 +33,16 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     """Count the pips of the die whose window (a square of side ``size``) is centred on (cx, cy)."""
     crop = patch(frame, cx, cy, size, SIDE).astype(np.float32)
     centre = crop[SIDE // 4 : 3 * SIDE // 4, SIDE // 4 : 3 * SIDE // 4].reshape(-1, 3)
-    face = np.median(centre, axis=0)
-    dist = np.sqrt(((crop - face) ** 2).sum(axis=2))
-    inner = _disc_mask(SIDE, 0.40 * SIDE)
+    diff = crop - np.median(centre, axis=0)
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+    inner = _disc_mask(SIDE, 0.40 * SIDE) > 0
     # The threshold comes from the core of the face only: the tray at the die's corners may differ
     # from the face far more than its pips do (red pips on a black die on a light tray).
     values = dist[_disc_mask(SIDE, 0.32 * SIDE) > 0]
     if values.size == 0 or float(values.max()) < 30.0:
         return PipCount(None, 0, 0.0)
     thr = max(30.0, 0.55 * float(np.percentile(values, 98)))
-    mask = ((dist > thr) & (inner > 0)).astype(np.uint8)
+    mask = ((dist > thr) & inner).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     die_px = (SIDE / 1.25) ** 2
     st, ce = stats[1:].astype(np.float32), cents[1:].astype(np.float32)
