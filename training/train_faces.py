@@ -4,7 +4,7 @@
     .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz
     .venv/bin/python training/train_faces.py --patches /tmp/dice_patches.npz
 
-Writes ``companion/vision/models/faces.onnx`` (outputs ``logits``, the 64-d ``embedding`` on which a
+Writes ``companion/vision/models/faces.onnx`` (outputs ``logits``, the 96-d ``embedding`` on which a
 profile retrains the last layer, and ``offset``: where the die's top face is relative to the window, in
 window sides, and log(die side / window side)) and ``faces.json``
 (class names, patch size, the softmax temperature fitted on a validation part of the patches).
@@ -33,7 +33,7 @@ class FaceNet(nn.Module):
     """A few hundred microseconds a patch on one core. ``stride`` 2 in the first convolution halves
     that again, at a cost on small dice whose pips are only a few pixels wide."""
 
-    def __init__(self, width: int = 16, stride: int = 1) -> None:
+    def __init__(self, width: int = 24, stride: int = 1) -> None:
         super().__init__()
 
         def block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -94,8 +94,8 @@ def fit_temperature(logits: torch.Tensor, y: torch.Tensor) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--patches", default="/tmp/dice_patches.npz")
-    ap.add_argument("--epochs", type=int, default=15)
-    ap.add_argument("--width", type=int, default=16)
+    ap.add_argument("--epochs", type=int, default=22)
+    ap.add_argument("--width", type=int, default=24)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--stride", type=int, default=1)
     ap.add_argument("--out", default=str(MODELS / "faces.onnx"))
