@@ -6,12 +6,7 @@
     { key: "virtual_deck", type: "bool", label: "The companion turns the cards", hint: "(no physical deck needed)" },
   ],
   render(sb, el, game) {
-    const h = (tag, cls, text) => {
-      const e = document.createElement(tag);
-      if (cls) e.className = cls;
-      if (text !== undefined) e.textContent = text;
-      return e;
-    };
+    const h = window.h;
     const money = (v) => v.toLocaleString("en-US");
     const die = (f) => h("span", "die", String(f));
 

@@ -6,12 +6,7 @@
     { key: "short_variant", type: "bool", label: "Short game", hint: "(a returned tile always goes face down; suggested for 5-7 players)" },
   ],
   render(sb, el, game) {
-    const h = (tag, cls, text) => {
-      const e = document.createElement(tag);
-      if (cls) e.className = cls;
-      if (text !== undefined) e.textContent = text;
-      return e;
-    };
+    const h = window.h;
     const worms = (n) => {
       const span = h("span", "worms");
       span.title = `${n} worm${n > 1 ? "s" : ""}`;

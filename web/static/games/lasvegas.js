@@ -9,12 +9,7 @@
   ],
   peeking: new Set(),
   render(sb, el, game) {
-    const h = (tag, cls, text) => {
-      const e = document.createElement(tag);
-      if (cls) e.className = cls;
-      if (text !== undefined) e.textContent = text;
-      return e;
-    };
+    const h = window.h;
     const money = (v) => v.toLocaleString("en-US");
     const self = this;
 

@@ -24,12 +24,7 @@
     focus: null,
     render(sb, el, game) {
       const self = this;
-      const h = (tag, cls, text) => {
-        const e = document.createElement(tag);
-        if (cls) e.className = cls;
-        if (text !== undefined) e.textContent = text;
-        return e;
-      };
+      const h = window.h;
       const colourOf = (seat) => (seat === null || seat === undefined ? null : sb.players[seat].colour);
       const boss = {};
       for (const c of sb.casinos) for (const lot of c.lots) boss[lot] = c;
