@@ -64,6 +64,10 @@ def main() -> None:
         k = int(0.95 * len(confs))
         wrong = sum(1 for _, ok in confs[:k] if not ok)
         print(f"   at 95% answered: threshold {confs[k - 1][0] if k else 0:.3f}, cw {100 * wrong / max(k, 1):.2f}%")
+        for t in (0.6, 0.8, 0.9, 0.95, 0.99):
+            ans = [ok for c, ok in confs if c >= t]
+            print(f"   threshold {t}: answered {100 * len(ans) / max(len(confs), 1):.1f}%,"
+                  f" wrong among them {100 * ans.count(False) / max(len(ans), 1):.2f}%")
 
 
 if __name__ == "__main__":

@@ -109,6 +109,24 @@ def around_dice(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random
                     (tx, ty, side))
 
 
+def between_dice(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator) -> None:
+    """Windows over two touching or near dice: "not a top face", and the way to the nearer one. Without
+    them a window on a pair reads as one die (the pips of both faces make a plausible face)."""
+    for a in range(len(dice)):
+        for b in range(a + 1, len(dice)):
+            (_, ax, ay, aside), (_, bx, by, bside) = dice[a], dice[b]
+            side = max(aside, bside)
+            if math.dist((ax, ay), (bx, by)) > 1.8 * side:
+                continue
+            for _ in range(3):
+                t = float(rng.uniform(0.2, 0.8))  # where along the line between them
+                cx = ax + t * (bx - ax) + float(rng.normal(0, 0.08)) * side
+                cy = ay + t * (by - ay) + float(rng.normal(0, 0.08)) * side
+                near = dice[a] if t < 0.5 else dice[b]
+                size = side * float(rng.uniform(1.2, 2.2))
+                out.add(frame, cx, cy, size, float(rng.uniform(0, 360)), SIDE, near[1:])
+
+
 def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator) -> None:
     """The reader's own windows, labelled by the nearest die."""
     cands, side = find_dice(frame)
@@ -129,6 +147,7 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
         dice = [(lab.value, lab.center[0], lab.center[1], lab.size * k) for lab in labels]
         proposals(out, frame, dice, rng)
         around_dice(out, frame, dice, rng, jitter)
+        between_dice(out, frame, dice, rng)
         for _ in range(4):  # plain background
             cx, cy = rng.uniform(0, frame.shape[1]), rng.uniform(0, frame.shape[0])
             if dice and all(math.dist((cx, cy), (d[1], d[2])) > NEAR * d[3] for d in dice):
@@ -150,6 +169,8 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int) -> Pa
                                    blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)))
         placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
         around_dice(out, frame, placed, rng, max(1, jitter // 3))
+        between_dice(out, frame, placed, rng)
+        proposals(out, frame, placed, rng)
         for _ in range(3):
             cx, cy = rng.uniform(40, 600), rng.uniform(40, 440)
             if all(math.dist((cx, cy), d.center) > 0.8 * d.size for d in drawn):
@@ -160,7 +181,7 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int) -> Pa
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="/tmp/dice_patches.npz")
-    ap.add_argument("--jitter", type=int, default=6)
+    ap.add_argument("--jitter", type=int, default=12)
     ap.add_argument("--rendered", type=int, default=600)
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")

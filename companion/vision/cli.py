@@ -26,12 +26,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ev.add_argument("--skip", nargs="*", default=[], help="image stems to leave out (e.g. the profile's)")
     ev.add_argument("--split", help="'train' or 'test': only that part of the fixed split (split.json)")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ev.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. one in training")
     ev.set_defaults(func=_eval)
 
     cal = dsub.add_parser("calibrate", help="build a profile from labelled photos of the table's dice")
     cal.add_argument("data_dir", help="photos with YOLO labels (class 6 = symbol face)")
     cal.add_argument("--out", required=True, help="profile file to write (.npz)")
     cal.add_argument("--only", nargs="*", help="image stems to use (default: all)")
+    cal.add_argument("--model", help="another face classifier (.onnx beside its .json)")
     cal.set_defaults(func=_calibrate)
 
 
@@ -89,7 +91,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.split and only is None:
         print(f"{data}: not in split.json", file=sys.stderr)
         return 2
-    reader = DiceReader(profile=_load_profile(args.profile))
+    reader = DiceReader(args.model, profile=_load_profile(args.profile))
     score = Score()
     for _, frame, labels in iterate(data, skip=args.skip, only=only):
         reading = reader.read(frame)
@@ -107,7 +109,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from companion.vision.evaluate import iterate
     from companion.vision.reader import DiceReader
 
-    reader = DiceReader()
+    reader = DiceReader(args.model)
     photos = [(frame, labels) for _, frame, labels in iterate(Path(args.data_dir), only=args.only)]
     if not photos:
         print(f"{args.data_dir}: no labelled images", file=sys.stderr)

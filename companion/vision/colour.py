@@ -19,7 +19,8 @@ def body_colour(frame: np.ndarray, cx: float, cy: float, size: float) -> str:
     bgr = crop.reshape(-1, 3).astype(np.float32)
     face = np.median(bgr, axis=0)
     near = np.sqrt(((bgr - face) ** 2).sum(axis=1))
-    body = hsv[near <= np.percentile(near, 60)]
+    k = int(0.6 * (near.size - 1))
+    body = hsv[near <= np.partition(near, k)[k]]
     return name_colour(body)
 
 

@@ -67,6 +67,7 @@ class Score:
     ms: list[float] = field(default_factory=list)
     confusion: dict[tuple[str, str], int] = field(default_factory=dict)
     by_face: dict[str, list[int]] = field(default_factory=dict)  # face -> [right, total]
+    matched: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, right) per matched die
 
     def add(self, labels: list[LabelledDie], dice: list[tuple[int | str, tuple[int, int, int, int],
                                                             tuple[float, float], float]],
@@ -100,6 +101,7 @@ class Score:
             ok = str(value) == truth
             self._confuse(truth, str(value))
             self.right += ok
+            self.matched.append((conf, ok))
             tally[0] += ok
             all_right = all_right and ok
             if conf >= threshold:
@@ -112,6 +114,21 @@ class Score:
     def _confuse(self, truth: str, got: str) -> None:
         self.confusion[(truth, got)] = self.confusion.get((truth, got), 0) + 1
 
+    def at_abstention(self, most: float = 0.05) -> tuple[float, float, float]:
+        """(threshold, answered share, confident-wrong) when answering the most confident dice and
+        abstaining on at most ``most`` of all dice (a missed die counts as abstained)."""
+        ranked = sorted(self.matched, key=lambda m: -m[0])
+        k = min(len(ranked), int(np.ceil((1.0 - most) * self.dice - 1e-9)))
+        if k <= 0:
+            return 1.0, 0.0, 0.0
+        threshold = ranked[k - 1][0]
+        answered = [ok for c, ok in ranked if c >= threshold]
+        return threshold, len(answered) / self.dice, answered.count(False) / len(answered)
+
+    def _abstention_line(self) -> tuple[float, float, float]:
+        threshold, answered, wrong = self.at_abstention()
+        return wrong, threshold, answered
+
     def summary(self) -> dict[str, object]:
         return {
             "images": self.images,
@@ -120,6 +137,8 @@ class Score:
             "all_dice_right_images": self.images_all_right / max(self.images, 1),
             "answered": self.answered / max(self.dice, 1),
             "confident_wrong": self.answered_wrong / max(self.answered, 1),
+            "at_5pct_abstention": dict(zip(("threshold", "answered", "confident_wrong"), self.at_abstention(),
+                                           strict=True)),
             "missed": self.missed,
             "extra": self.extra,
             "ms_median": statistics.median(self.ms) if self.ms else 0.0,
@@ -136,6 +155,8 @@ class Score:
             f"answered (confident)  {self.answered}/{self.dice} = {100 * self.answered / max(self.dice, 1):.2f}%",
             f"confident-wrong       {self.answered_wrong}/{self.answered}"
             f" = {100 * self.answered_wrong / max(self.answered, 1):.2f}%",
+            "confident-wrong when abstaining on at most 5% (missed dice count as abstained): "
+            "{:.2%} (threshold {:.3f}, answered {:.2%})".format(*self._abstention_line()),
             f"missed {self.missed}, extra {self.extra}",
             f"ms per image: median {s['ms_median']:.1f}, max {max(self.ms, default=0.0):.1f}",
             "by face: " + ", ".join(f"{k}: {100 * v:.1f}%" for k, v in s["by_face"].items()),  # type: ignore[attr-defined]

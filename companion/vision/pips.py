@@ -35,13 +35,13 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     centre = crop[SIDE // 4 : 3 * SIDE // 4, SIDE // 4 : 3 * SIDE // 4].reshape(-1, 3)
     diff = crop - np.median(centre, axis=0)
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
-    inner = _disc_mask(SIDE, 0.40 * SIDE) > 0
+    inner = _disc(SIDE, int(0.40 * SIDE))
     # The threshold comes from the core of the face only: the tray at the die's corners may differ
     # from the face far more than its pips do (red pips on a black die on a light tray).
-    values = dist[_disc_mask(SIDE, 0.32 * SIDE) > 0]
+    values = dist[_disc(SIDE, int(0.32 * SIDE))]
     if values.size == 0 or float(values.max()) < 30.0:
         return PipCount(None, 0, 0.0)
-    thr = max(30.0, 0.55 * float(np.percentile(values, 98)))
+    thr = max(30.0, 0.55 * _percentile(values, 98))
     mask = ((dist > thr) & inner).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     die_px = (SIDE / 1.25) ** 2
@@ -99,12 +99,18 @@ def _point_symmetric(pts: np.ndarray, die: float) -> np.ndarray:
     return kept
 
 
-def _disc_mask(side: int, radius: float) -> np.ndarray:
-    return _disc(side, int(radius))
-
-
 @lru_cache(maxsize=64)
 def _disc(side: int, radius: int) -> np.ndarray:
     mask = np.zeros((side, side), np.uint8)
     cv2.circle(mask, (side // 2, side // 2), radius, 1, -1)
-    return mask
+    out: np.ndarray = mask > 0
+    return out
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """np.percentile with linear interpolation, by partitioning (several times faster on small arrays)."""
+    pos = (values.size - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, values.size - 1)
+    part = np.partition(values, (lo, hi))
+    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))

@@ -17,6 +17,7 @@ import numpy as np
 
 WORK_WIDTH = 320  # candidates are found on a frame scaled to this width (speed); boxes map back
 CRUMB = 0.4  # blobs smaller than this times the upper quartile of blob sizes do not set the die size
+OBLONG = 1.4  # blobs longer than this times their width are taken for two dice side by side
 SMALLEST = 0.25  # blobs smaller than this times the die area are not dice
 
 
@@ -69,14 +70,30 @@ def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list
     return find_dice(frame, die_size=die_size)[0]
 
 
+@dataclass(frozen=True)
+class Segmentation:
+    """What segmentation found in one frame."""
+
+    candidates: list[Candidate]
+    side: float  # a typical die's side, frame px
+    mask: np.ndarray  # 0/255 foreground at working scale
+    scale: float  # working px per frame px
+
+
 def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list[Candidate], float]:
     """Regions that may be dice, and the side of a typical die in frame px (``die_size`` if given)."""
+    seg = segment(frame, die_size=die_size)
+    return seg.candidates, seg.side
+
+
+def segment(frame: np.ndarray, *, die_size: float | None = None) -> Segmentation:
+    """Candidates, the typical die side and the foreground mask they came from."""
     mask, score, scale = _foreground(frame)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = 20
     blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
-    side = die_size * scale if die_size is not None else _typical_side(stats, blobs)
+    side = die_size * scale if die_size is not None else _typical_side(mask, min_area)
     out: list[Candidate] = []
     for i in blobs:
         x, y, bw, bh, area = (int(v) for v in stats[i])
@@ -94,7 +111,7 @@ def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list
         cand = _candidate(comp8, x, y, scale, w, h)
         if cand is not None:
             out.append(cand)
-    return out, side / scale
+    return Segmentation(out, side / scale, mask, scale)
 
 
 def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list[Candidate]:
@@ -121,21 +138,35 @@ def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list
     return out
 
 
-def _typical_side(stats: np.ndarray, blobs: list[int]) -> float:
-    """The side of a typical die at working scale, from square-ish blobs of plausible size.
+def _typical_side(mask: np.ndarray, min_area: int) -> float:
+    """The side of a typical die at working scale, from blobs of plausible size and shape.
 
+    A square-ish blob is one die: its side is the root of its area. An oblong blob up to 2.6:1 is two
+    dice side by side (or one die seen obliquely): its short side is a die's side. Without the oblong
+    ones a tray where every die touches another would be read at twice the die size.
     Crumbs of clutter and shadow at the frame's edges are many but small and must not drag the
     estimate below the dice (which would then each look like several), nor may a few large blobs
     (touching dice, a laptop corner) lift it above them (then lone dice are dropped as crumbs): the
     median is taken over the blobs at least ``CRUMB`` times as large as the upper quartile."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     sides = []
-    for i in blobs:
-        _, _, bw, bh, area = (int(v) for v in stats[i])
-        fill = area / max(bw * bh, 1)
-        if 0.55 < bw / max(bh, 1) < 1.8 and fill > 0.5 and 6 <= max(bw, bh) <= WORK_WIDTH / 4:
+    shorts = []  # the fallback when no blob looks like one or two dice: every blob's short side
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_area:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        short, long = min(rw, rh), max(rw, rh)
+        if short >= 6 and long <= WORK_WIDTH / 2:
+            shorts.append(short)
+        if short < 6 or long > WORK_WIDTH / 4 or area < 0.5 * rw * rh:
+            continue
+        if long <= OBLONG * short:
             sides.append(np.sqrt(area))
+        elif long <= 2.6 * short and area > 0.7 * rw * rh:
+            sides.append(short)
     if not sides:
-        return 0.0
+        return float(np.median(shorts)) if shorts else 0.0
     s = np.array(sides)
     return float(np.median(s[s >= CRUMB * np.percentile(s, 75)]))
 

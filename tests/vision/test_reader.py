@@ -66,3 +66,20 @@ def test_expected_keeps_the_likeliest_dice(reader, fixtures):
     frame = cv2.imread(str(path))
     full = reader.read(frame)
     assert len(reader.read(frame, expected=2).dice) == min(2, len(full.dice))
+
+
+def test_touching_dice_are_read_one_by_one(reader):
+    """Dice lying against each other are the normal case: a window over two of them is neither die."""
+    counted = right = total = 0
+    for seed in range(5):
+        faces: list[int | str] = [5, 2, 4, "worm", 3, 1]
+        frame, drawn = render_dice([RenderDie(f, "white") for f in faces], seed=seed, die_size=48, touching=True)
+        reading = reader.read(frame)
+        counted += len(reading.dice) == len(drawn)
+        for d in drawn:
+            near = [r for r in reading.dice
+                    if np.hypot(r.center[0] - d.center[0], r.center[1] - d.center[1]) < 0.5 * d.size]
+            total += 1
+            right += bool(near) and str(near[0].value) == str(d.face)
+    assert counted >= 4, counted
+    assert right >= 0.9 * total, (right, total)

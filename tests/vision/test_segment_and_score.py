@@ -1,0 +1,56 @@
+"""Segmentation's die size, and the scoring that ``companion dice eval`` prints."""
+
+import pytest
+
+from companion.vision.evaluate import LabelledDie, Score
+from companion.vision.render import RenderDie, render_dice
+from companion.vision.segment import find_dice
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_die_size_when_every_die_touches_another(seed):
+    """Every blob is two dice: the size must still be one die's, or each pair is read as one die."""
+    frame, drawn = render_dice([RenderDie(f, "white") for f in (1, 2, 3, 4, 5, 6)], seed=seed, die_size=48,
+                               touching=True)
+    _, side = find_dice(frame)
+    die = sum(d.size for d in drawn) / len(drawn)
+    assert 0.75 * die <= side <= 1.35 * die, (side, die)
+
+
+def test_lone_dice_size():
+    frame, drawn = render_dice([RenderDie(f, "red") for f in (1, 2, 3, 4)], seed=4, die_size=40)
+    _, side = find_dice(frame)
+    assert 0.75 * 40 <= side <= 1.35 * 40
+
+
+def _die(value, x):
+    return LabelledDie(value, (x, 50.0), 20.0)
+
+
+def _read(value, x, conf):
+    return (value, (int(x) - 10, 40, int(x) + 10, 60), (x, 50.0), conf)
+
+
+def test_score_counts_right_wrong_missed_and_extra():
+    score = Score()
+    labels = [_die(1, 20), _die(2, 60), _die(3, 100), _die(4, 140)]
+    readings = [_read(1, 21, 0.99), _read(5, 61, 0.95), _read(3, 99, 0.3), _read(6, 300, 0.9)]
+    score.add(labels, readings, 12.0, 0.6)
+    s = score.summary()
+    assert (score.right, score.missed, score.extra) == (2, 1, 1)
+    assert score.answered == 2 and score.answered_wrong == 1  # the 0.3 die is not answered
+    assert s["accuracy"] == 0.5 and s["all_dice_right_images"] == 0.0
+    assert score.confusion[("2", "5")] == 1 and score.confusion[("4", "missed")] == 1
+
+
+def test_confident_wrong_at_five_percent_abstention():
+    score = Score()
+    # 20 dice: 18 right with confidence 0.9, one wrong at 0.2, one wrong at 0.95.
+    labels = [_die(1, 30 * i) for i in range(20)]
+    readings = [_read(1, 30 * i, 0.9) for i in range(18)] + [_read(2, 30 * 18, 0.2), _read(2, 30 * 19, 0.95)]
+    score.add(labels, readings, 1.0, 0.6)
+    threshold, answered, wrong = score.at_abstention(0.05)
+    # Abstaining on one die in twenty drops the 0.2 one; the confident wrong one stays.
+    assert threshold == 0.9
+    assert answered == 19 / 20
+    assert wrong == pytest.approx(1 / 19)
