@@ -54,12 +54,28 @@ class FaceNet(nn.Module):
         self.offset = nn.Linear(w4, 3)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        # Per-patch standardisation: dim light and pale pips look like bright light and dark pips.
-        mean = x.mean(dim=(1, 2, 3), keepdim=True)
-        std = ((x - mean) ** 2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
-        x = (x - mean) / (std + 0.02)
+        return self.core(standardise(x))
+
+    def core(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """The exported part: the reader standardises patches itself (``classifier.standardise``)."""
         emb = self.features(x)
         return self.head(emb), emb, self.offset(emb)
+
+
+class Core(nn.Module):
+    def __init__(self, net: FaceNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        return self.net.core(x)
+
+
+def standardise(x: torch.Tensor) -> torch.Tensor:
+    """Per-patch standardisation: dim light and pale pips look like bright light and dark pips."""
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    std = ((x - mean) ** 2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
+    return (x - mean) / (std + 0.02)
 
 
 def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0
@@ -155,13 +171,14 @@ def main() -> None:
     temperature = fit_temperature(vlogits[known], y[val][known])
     print("temperature", temperature)
     model.eval()
-    torch.onnx.export(model, (torch.zeros(1, 3, 32, 32),), args.out, input_names=["patch"],
+    torch.onnx.export(Core(model), (torch.zeros(1, 3, 32, 32),), args.out, input_names=["patch"],
                       output_names=["logits", "embedding", "offset"], dynamic_axes={"patch": {0: "n"}},
                       opset_version=17, dynamo=False)
     head = {"weight": model.head.weight.detach().numpy().round(6).tolist(),
             "bias": model.head.bias.detach().numpy().round(6).tolist()}
     meta = {"classes": CLASSES, "patch": 32, "outputs": ["logits", "embedding", "offset"],
-            "temperature": temperature, "input": "BGR/255", "head": head,
+            "temperature": temperature, "input": "BGR/255, standardised per patch", "standardised": True,
+            "head": head,
             "val_accuracy": acc, "trained_on": "training/make_patches.py over the 'train' photos of split.json"}
     Path(args.out).with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 

@@ -46,7 +46,12 @@ class FaceClassifier:
         self.head: tuple[np.ndarray, np.ndarray] | None = None
         if head is not None:
             self.head = (np.array(head["weight"], np.float32), np.array(head["bias"], np.float32))
-        self._net = cv2.dnn.readNetFromONNX(str(path))
+        # Newer models take patches already standardised (see ``standardise``): the network is then
+        # convolutions only, which OpenCV's classic engine runs exactly and about a quarter faster.
+        self.standardised: bool = bool(meta.get("standardised", False))
+        engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None) if self.standardised else None
+        self._net = (cv2.dnn.readNetFromONNX(str(path)) if engine is None
+                     else cv2.dnn.readNetFromONNX(str(path), engine=engine))
         self._outputs: list[str] = list(meta.get("outputs", ["logits", "embedding"]))
 
     @property
@@ -67,7 +72,7 @@ class FaceClassifier:
             empty = np.zeros((0, 0), np.float32)
             return Scores(np.zeros((0, len(self.classes)), np.float32), empty, empty, np.zeros((0, 3), np.float32))
         blob = cv2.dnn.blobFromImages(patches, 1.0 / 255.0, (self.patch, self.patch), swapRB=False)
-        self._net.setInput(blob)
+        self._net.setInput(standardise(blob) if self.standardised else blob)
         out = self._net.forward(self._outputs)
         n = len(patches)
         raw = out[1].reshape(n, -1).astype(np.float32)
@@ -82,3 +87,12 @@ class FaceClassifier:
         p = np.exp(z)
         out: np.ndarray = (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
         return out
+
+
+def standardise(blob: np.ndarray) -> np.ndarray:
+    """Per patch: minus its mean, over its standard deviation (+0.02), all channels together, so that
+    dim light and pale pips look like bright light and dark pips. Training does the same."""
+    mean = blob.mean(axis=(1, 2, 3), keepdims=True)
+    std = np.sqrt(((blob - mean) ** 2).mean(axis=(1, 2, 3), keepdims=True))
+    out: np.ndarray = ((blob - mean) / (std + 0.02)).astype(np.float32)
+    return out

@@ -17,6 +17,8 @@ import numpy as np
 
 WORK_WIDTH = 320  # candidates are found on a frame scaled to this width (speed); boxes map back
 CRUMB = 0.4  # blobs smaller than this times the upper quartile of blob sizes do not set the die size
+PEAK_SCALES = (1.0, 0.7)  # die sizes (times the typical one) sought in blobs of several dice
+SAME_WINDOW = 0.45  # windows nearer than this (city-block, times their size) to a placed one are not placed
 OBLONG = 1.4  # blobs longer than this times their width are taken for two dice side by side
 SMALLEST = 0.25  # blobs smaller than this times the die area are not dice
 
@@ -105,7 +107,8 @@ def segment(frame: np.ndarray, *, die_size: float | None = None) -> Segmentation
             # (perspective makes far dice smaller); the classifier and suppression sort them out.
             comp = labels[y : y + bh, x : x + bw] == i
             sub = score[y : y + bh, x : x + bw] * comp
-            out += _peaks(sub, x, y, side, scale) + _peaks(sub, x, y, 0.7 * side, scale)
+            for k in PEAK_SCALES:
+                out += _peaks(sub, x, y, k * side, scale)
             continue
         comp8 = (labels[y : y + bh, x : x + bw] == i).astype(np.uint8)
         cand = _candidate(comp8, x, y, scale, w, h)
@@ -236,7 +239,7 @@ def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ..
         if max(bw, bh) <= 1.5 * win:
             cx, cy, size = round((x0 + x1) / 2), round((y0 + y1) / 2), round(max(bw, bh, side) * 1.1)
             # Peaks found at two scales often coincide: one window is enough.
-            if not placed or np.min(np.abs(np.array(placed) - (cx, cy)).sum(axis=1)) > 0.3 * size:
+            if not placed or np.min(np.abs(np.array(placed) - (cx, cy)).sum(axis=1)) > SAME_WINDOW * size:
                 out.append((cx, cy, size))
                 placed.append((cx, cy))
             continue
