@@ -121,7 +121,7 @@ def main() -> None:
     ap.add_argument("--widths", default="24,48,96,96", help="channels of the four convolutions")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--stride", type=int, default=1)
-    ap.add_argument("--invert", type=float, default=0.0, help="share of patches turned into negatives")
+    ap.add_argument("--invert", type=float, default=0.3, help="share of patches turned into negatives")
     ap.add_argument("--out", default=str(MODELS / "faces.onnx"))
     args = ap.parse_args()
     torch.manual_seed(0)
