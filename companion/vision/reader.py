@@ -25,7 +25,7 @@ from companion.vision.colour import body_colour
 from companion.vision.crops import patch
 from companion.vision.pips import count_pips
 from companion.vision.profile import Profile
-from companion.vision.segment import Segmentation, segment, windows
+from companion.vision.segment import find_dice, windows
 
 UNCERTAIN = 0.9  # below this confidence a die is reported but should be confirmed on the tablet (chosen
 # on the validation photos: 1.7% wrong among the answered dice on the hardest set, 0.8% on the webcam set)
@@ -132,30 +132,30 @@ class DiceReader:
         return self._proposals(frame, die_size)[0]
 
     def _proposals(self, frame: np.ndarray, die_size: float | None
-                   ) -> tuple[list[tuple[float, float, float, np.ndarray]], Segmentation]:
-        seg = segment(frame, die_size=die_size)
+                   ) -> tuple[list[tuple[float, float, float, np.ndarray]], float]:
+        """Segmentation's windows with their patches, and its typical die side."""
+        cands, side = find_dice(frame, die_size=die_size)
         out = []
-        for cx, cy, size in windows(seg.candidates, seg.side, frame.shape):
+        for cx, cy, size in windows(cands, side, frame.shape):
             out.append((float(cx), float(cy), float(size), patch(frame, cx, cy, size, self.classifier.patch)))
-        return out, seg
+        return out, side
 
-    def _first_look(self, frame: np.ndarray, die_size: float | None, prof: Profile | None
-                    ) -> tuple[list[_Window], Segmentation]:
+    def _first_look(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
         """Segmentation's windows, classified. Segmentation guesses the die size from blob sizes, which
         fails when most dice touch another (every blob is two dice). The network says how large the die
         under each window is; when the dice it sees are much smaller than segmentation's guess, the
         frame is proposed again at the network's size."""
-        wins, seg = self._proposals(frame, die_size)
+        wins, side = self._proposals(frame, die_size)
         found = self._classify(wins, prof)
         if die_size is not None or not self.classifier.has_offset:
-            return found, seg
+            return found
         near = [w.size * float(np.exp(w.offset[2])) for w in found if w.probs[self.classifier.none_class] < 0.5]
-        if len(near) >= 1 and seg.side > 0:
+        if near and side > 0:
             seen = float(np.median(near))
-            if seen < RESIZE_BELOW * seg.side:
-                again, seg = self._proposals(frame, seen)
+            if seen < RESIZE_BELOW * side:
+                again, _ = self._proposals(frame, seen)
                 found = self._classify(again, prof)
-        return found, seg
+        return found
 
     def _die_score(self, probs: np.ndarray) -> float:
         return float(1.0 - probs[self.classifier.not_face].sum())
@@ -181,7 +181,7 @@ class DiceReader:
         return kept
 
     def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
-        found, seg = self._first_look(frame, die_size, prof)
+        found = self._first_look(frame, die_size, prof)
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)

@@ -72,24 +72,8 @@ def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list
     return find_dice(frame, die_size=die_size)[0]
 
 
-@dataclass(frozen=True)
-class Segmentation:
-    """What segmentation found in one frame."""
-
-    candidates: list[Candidate]
-    side: float  # a typical die's side, frame px
-    mask: np.ndarray  # 0/255 foreground at working scale
-    scale: float  # working px per frame px
-
-
 def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list[Candidate], float]:
     """Regions that may be dice, and the side of a typical die in frame px (``die_size`` if given)."""
-    seg = segment(frame, die_size=die_size)
-    return seg.candidates, seg.side
-
-
-def segment(frame: np.ndarray, *, die_size: float | None = None) -> Segmentation:
-    """Candidates, the typical die side and the foreground mask they came from."""
     mask, score, scale = _foreground(frame)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -114,7 +98,7 @@ def segment(frame: np.ndarray, *, die_size: float | None = None) -> Segmentation
         cand = _candidate(comp8, x, y, scale, w, h)
         if cand is not None:
             out.append(cand)
-    return Segmentation(out, side / scale, mask, scale)
+    return out, side / scale
 
 
 def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list[Candidate]:
