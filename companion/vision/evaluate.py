@@ -125,10 +125,6 @@ class Score:
         answered = [ok for c, ok in ranked if c >= threshold]
         return threshold, len(answered) / self.dice, answered.count(False) / len(answered)
 
-    def _abstention_line(self) -> tuple[float, float, float]:
-        threshold, answered, wrong = self.at_abstention()
-        return wrong, threshold, answered
-
     def summary(self) -> dict[str, object]:
         return {
             "images": self.images,
@@ -156,7 +152,7 @@ class Score:
             f"confident-wrong       {self.answered_wrong}/{self.answered}"
             f" = {100 * self.answered_wrong / max(self.answered, 1):.2f}%",
             "confident-wrong when abstaining on at most 5% (missed dice count as abstained): "
-            "{:.2%} (threshold {:.3f}, answered {:.2%})".format(*self._abstention_line()),
+            "{2:.2%} (threshold {0:.3f}, answered {1:.2%})".format(*self.at_abstention()),
             f"missed {self.missed}, extra {self.extra}",
             f"ms per image: median {s['ms_median']:.1f}, max {max(self.ms, default=0.0):.1f}",
             "by face: " + ", ".join(f"{k}: {100 * v:.1f}%" for k, v in s["by_face"].items()),  # type: ignore[attr-defined]
