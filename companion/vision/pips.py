@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from companion.vision.crops import patch
+from companion.vision.order import median_rows, percentile
 
 SIDE = 64  # the die is resampled so that its window is this many px
 MIRROR_TOL = 0.1  # a pip's mirror image through the face centre must fall this near another pip (die sides)
@@ -33,7 +34,7 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     """Count the pips of the die whose window (a square of side ``size``) is centred on (cx, cy)."""
     crop = patch(frame, cx, cy, size, SIDE).astype(np.float32)
     centre = crop[SIDE // 4 : 3 * SIDE // 4, SIDE // 4 : 3 * SIDE // 4].reshape(-1, 3)
-    diff = crop - np.median(centre, axis=0)
+    diff = crop - median_rows(centre)
     dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
     inner = _disc(SIDE, int(0.40 * SIDE))
     # The threshold comes from the core of the face only: the tray at the die's corners may differ
@@ -41,7 +42,7 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     values = dist[_disc(SIDE, int(0.32 * SIDE))]
     if values.size == 0 or float(values.max()) < 30.0:
         return PipCount(None, 0, 0.0)
-    thr = max(30.0, 0.55 * _percentile(values, 98))
+    thr = max(30.0, 0.55 * percentile(values, 98))
     mask = ((dist > thr) & inner).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     die_px = (SIDE / 1.25) ** 2
@@ -105,12 +106,3 @@ def _disc(side: int, radius: int) -> np.ndarray:
     cv2.circle(mask, (side // 2, side // 2), radius, 1, -1)
     out: np.ndarray = mask > 0
     return out
-
-
-def _percentile(values: np.ndarray, q: float) -> float:
-    """np.percentile with linear interpolation, by partitioning (several times faster on small arrays)."""
-    pos = (values.size - 1) * q / 100.0
-    lo = int(pos)
-    hi = min(lo + 1, values.size - 1)
-    part = np.partition(values, (lo, hi))
-    return float(part[lo] + (part[hi] - part[lo]) * (pos - lo))

@@ -45,17 +45,17 @@ def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     scale = WORK_WIDTH / w
     small = cv2.resize(frame, (WORK_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float32)
     # The tray: a median over ~1/7 of the width at quarter scale, where a die is a few pixels.
     tiny = cv2.resize(lab8, (WORK_WIDTH // 4, max(1, lab8.shape[0] // 4)), interpolation=cv2.INTER_AREA)
     bg_tiny = cv2.medianBlur(tiny, _odd(WORK_WIDTH // 28))
     bg = cv2.resize(bg_tiny, (lab8.shape[1], lab8.shape[0]), interpolation=cv2.INTER_LINEAR)
-    diff = lab - bg.astype(np.float32)
-    d_l = np.where(diff[..., 0] > 0, diff[..., 0], 0.3 * diff[..., 0])
-    colour = np.sqrt(d_l**2 + 2.0 * (diff[..., 1] ** 2 + diff[..., 2] ** 2))
-    grey = lab[..., 0]
+    # Per plane with OpenCV's arithmetic: numpy on interleaved channels is several times slower here.
+    d_l, d_a, d_b = cv2.split(cv2.subtract(lab8, bg, dtype=cv2.CV_32F))
+    d_l = np.maximum(d_l, 0.3 * d_l)  # darker than the tray counts less: shadows
+    colour = cv2.sqrt(d_l * d_l + 2.0 * (d_a * d_a + d_b * d_b))
+    grey = lab8[..., 0].astype(np.float32)
     mean = cv2.blur(grey, (5, 5))
-    detail = np.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
+    detail = cv2.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
     score = colour + 1.5 * detail
     sample = score[::3, ::3]  # a robust noise level needs no more than every ninth pixel
     noise = float(np.median(sample))
@@ -188,7 +188,9 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     small = (area < limit) & ~touches_edge
     small[0] = False
     filled = mask.copy()
-    filled[small[labels]] = 255
+    for i in np.flatnonzero(small):  # few and small: fill each within its own box
+        sx, sy, sw, sh = int(x[i]), int(y[i]), int(bw[i]), int(bh[i])
+        filled[sy : sy + sh, sx : sx + sw][labels[sy : sy + sh, sx : sx + sw] == i] = 255
     return filled
 
 
