@@ -21,6 +21,7 @@ import argparse
 import json
 import math
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.vision.crops import PATCH  # noqa: E402
 from companion.vision.evaluate import iterate  # noqa: E402
-from companion.vision.render import RenderDie, random_dice, render_dice  # noqa: E402
+from companion.vision.render import BODY_BGR, RenderDie, random_dice, render_dice  # noqa: E402
 from companion.vision.segment import find_dice, windows  # noqa: E402
 from training.dev_split import dev_split  # noqa: E402
 
@@ -156,13 +157,24 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
     return out
 
 
-def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int) -> Patches:
+def odd_pips(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A random pip colour that stands out from the body by at least a third of the colour cube."""
+    while True:
+        pip = tuple(int(v) for v in rng.integers(0, 256, 3))
+        if math.dist(pip, body) > 150:
+            return pip  # type: ignore[return-value]
+
+
+def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0) -> Patches:
     out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
         dice = random_dice(rng, n)
         # Symbol faces are rare on real tables but this is their only source: show more of them.
         dice = [RenderDie("worm", d.colour) if rng.random() < 0.3 else d for d in dice]
+        # Pips of any colour (red on black, yellow on green...): dice the photos have few of.
+        dice = [replace(d, pip_colour=odd_pips(rng, BODY_BGR[d.colour])) if d.face != "worm" and rng.random() < odd
+                else d for d in dice]
         frame, drawn = render_dice(dice, seed=seed, size=(640, 480), die_size=float(rng.uniform(24, 70)),
                                    touching=bool(rng.random() < 0.4), glare=bool(rng.random() < 0.4),
                                    noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
@@ -183,6 +195,7 @@ def main() -> None:
     ap.add_argument("--out", default="/tmp/dice_patches.npz")
     ap.add_argument("--jitter", type=int, default=12)
     ap.add_argument("--rendered", type=int, default=600)
+    ap.add_argument("--odd-pips", type=float, default=0.0, help="share of rendered dice with random pip colours")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -196,7 +209,7 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
         allp.extend(p)
         src += [i] * len(p.y)
-    p = rendered_patches(args.rendered, rng, args.jitter)
+    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips)
     print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
     allp.extend(p)
     src += [2] * len(p.y)

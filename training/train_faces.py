@@ -78,9 +78,16 @@ def standardise(x: torch.Tensor) -> torch.Tensor:
     return (x - mean) / (std + 0.02)
 
 
-def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0
+def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0
             ) -> tuple[torch.Tensor, torch.Tensor]:
     n = x.shape[0]
+    # Small, soft dice: a share of the patches is shrunk and enlarged again, as a die of 15-25 px
+    # (or one slightly out of focus) looks once cut to 32x32.
+    soft = torch.rand(n, generator=g) < blur
+    if bool(soft.any()):
+        side = int(torch.randint(14, 26, (1,), generator=g))
+        small = nn.functional.interpolate(x[soft], size=(side, side), mode="bilinear", antialias=True)
+        x[soft] = nn.functional.interpolate(small, size=x.shape[2:], mode="bilinear")
     # A negative turns white dice with black pips into black dice with white pips, dark dice with
     # red pips into pale ones with cyan pips: die and pip colours the photos have too few of.
     neg = torch.rand(n, generator=g) < invert
@@ -122,6 +129,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--stride", type=int, default=1)
     ap.add_argument("--invert", type=float, default=0.3, help="share of patches turned into negatives")
+    ap.add_argument("--blur", type=float, default=0.0, help="share of patches shrunk and enlarged again")
+    ap.add_argument("--focal", type=float, default=0.0, help="focal-loss exponent: weight on hard patches")
     ap.add_argument("--out", default=str(MODELS / "faces.onnx"))
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -148,9 +157,14 @@ def main() -> None:
         total = 0.0
         for i in range(0, len(perm), 128):
             idx = perm[i : i + 128]
-            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert)
+            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur)
             logits, _, pred = model(xa)
-            loss = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1)
+            each = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1,
+                                               reduction="none")
+            known = y[idx] >= 0
+            if args.focal > 0:  # down-weights patches the network already gets right
+                each = each * (1 - torch.exp(-each.detach())) ** args.focal
+            loss = each[known].sum() / max(int(known.sum()), 1)
             m = has_off[idx]
             if bool(m.any()):
                 loss = loss + OFFSET_WEIGHT * nn.functional.smooth_l1_loss(pred[m], oa[m], beta=0.05)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.order import percentile
+
 WORK_WIDTH = 320  # candidates are found on a frame scaled to this width (speed); boxes map back
 CRUMB = 0.4  # blobs smaller than this times the upper quartile of blob sizes do not set the die size
 PEAK_SCALES = (1.0, 0.7)  # die sizes (times the typical one) sought in blobs of several dice
@@ -57,9 +59,9 @@ def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     mean = cv2.blur(grey, (5, 5))
     detail = cv2.sqrt(np.maximum(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0))
     score = colour + 1.5 * detail
-    sample = score[::3, ::3]  # a robust noise level needs no more than every ninth pixel
-    noise = float(np.median(sample))
-    mad = float(np.median(np.abs(sample - noise))) + 1e-3
+    sample = score[::3, ::3].ravel()  # a robust noise level needs no more than every ninth pixel
+    noise = percentile(sample, 50)
+    mad = percentile(np.abs(sample - noise), 50) + 1e-3
     thr = max(22.0, noise + 6.0 * mad)
     mask = (score > thr).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -178,20 +180,27 @@ def _candidate(part: np.ndarray, x: int, y: int, scale: float, w: int, h: int) -
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
-    """Fill die-sized holes (a face whose colour matches the tray), not the inside of the tray wall."""
-    inverse = cv2.bitwise_not(mask)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(inverse, connectivity=4)
+    """Fill die-sized holes (a face whose colour matches the tray), not the inside of the tray wall.
+
+    A hole is a contour inside a blob (OpenCV's two-level hierarchy); a region of tray that reaches
+    the frame's edge is never one."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
     limit = (WORK_WIDTH / 10) ** 2
-    h, w = mask.shape
-    x, y, bw, bh, area = (stats[:, k] for k in range(5))
-    touches_edge = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)
-    small = (area < limit) & ~touches_edge
-    small[0] = False
+    holes = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True)
+             if parent >= 0 and _hole_area(c) < limit]
+    if not holes:
+        return mask
     filled = mask.copy()
-    for i in np.flatnonzero(small):  # few and small: fill each within its own box
-        sx, sy, sw, sh = int(x[i]), int(y[i]), int(bw[i]), int(bh[i])
-        filled[sy : sy + sh, sx : sx + sw][labels[sy : sy + sh, sx : sx + sw] == i] = 255
+    cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
     return filled
+
+
+def _hole_area(contour: np.ndarray) -> float:
+    """Pixels inside a hole's contour (traced on the blob's pixels around it): the polygon's area plus
+    about half a pixel along its perimeter, less the ring of blob pixels the contour runs through."""
+    return cv2.contourArea(contour) - 0.5 * cv2.arcLength(contour, True)
 
 
 def _odd(k: int) -> int:
