@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.vision.crops import PATCH  # noqa: E402
 from companion.vision.evaluate import iterate  # noqa: E402
-from companion.vision.render import BODY_BGR, RenderDie, random_dice, render_dice  # noqa: E402
+from companion.vision.render import BODY_BGR, RenderDie, RenderedDie, random_dice, render_dice  # noqa: E402
 from companion.vision.segment import find_dice, windows  # noqa: E402
 from training.dev_split import dev_split  # noqa: E402
 
@@ -165,7 +165,33 @@ def odd_pips(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int,
             return pip  # type: ignore[return-value]
 
 
-def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0) -> Patches:
+def draw_marks(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Generator, n: int
+               ) -> list[tuple[float, float]]:
+    """Dots and rings on the tray away from the dice (screws, holes, printed marks): a lone pip with no
+    die around it is not a die. Returns their centres."""
+    h, w = frame.shape[:2]
+    side = float(np.median([d.size for d in drawn])) if drawn else 40.0
+    marks = []
+    for _ in range(n):
+        cx, cy = float(rng.uniform(20, w - 20)), float(rng.uniform(20, h - 20))
+        if any(math.dist((cx, cy), d.center) < 1.2 * d.size for d in drawn):
+            continue
+        r = max(2, round(side * float(rng.uniform(0.08, 0.3))))
+        dark = rng.random() < 0.6
+        colour = tuple(int(v) for v in (rng.integers(0, 90, 3) if dark else rng.integers(0, 256, 3)))
+        thick = -1 if rng.random() < 0.75 else max(1, r // 3)
+        cv2.circle(frame, (round(cx), round(cy)), r, colour, thick, cv2.LINE_AA)
+        if rng.random() < 0.3:  # a pair, like two screws
+            dx = float(rng.uniform(1.5, 4)) * r
+            cv2.circle(frame, (round(cx + dx), round(cy)), r, colour, thick, cv2.LINE_AA)
+        marks.append((cx, cy))
+    if marks:
+        frame[:] = cv2.GaussianBlur(frame, (3, 3), 0)
+    return marks
+
+
+def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0
+                     ) -> Patches:
     out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
@@ -180,6 +206,9 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
                                    noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
                                    blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)))
         placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
+        side = float(np.median([d.size for d in drawn])) if drawn else 40.0
+        for mx, my in draw_marks(frame, drawn, rng, int(rng.integers(0, marks + 1))):
+            out.add(frame, mx, my, side * float(rng.uniform(0.9, 1.4)), float(rng.uniform(0, 90)), BG, None)
         around_dice(out, frame, placed, rng, max(1, jitter // 3))
         between_dice(out, frame, placed, rng)
         proposals(out, frame, placed, rng)
@@ -196,6 +225,7 @@ def main() -> None:
     ap.add_argument("--jitter", type=int, default=12)
     ap.add_argument("--rendered", type=int, default=600)
     ap.add_argument("--odd-pips", type=float, default=0.0, help="share of rendered dice with random pip colours")
+    ap.add_argument("--marks", type=int, default=0, help="up to this many dots and rings per rendered frame")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -209,7 +239,7 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
         allp.extend(p)
         src += [i] * len(p.y)
-    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips)
+    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks)
     print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
     allp.extend(p)
     src += [2] * len(p.y)
