@@ -63,7 +63,7 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     if not areas:
         return PipCount(None, 0, 0.0)
     a = np.array(areas, np.float32)
-    big = float(np.median(a))
+    big = percentile(a, 50)
     keep = a[a > 0.35 * big]
     # Two pips merged at low resolution make one blob of about twice the area of a single pip.
     single = float(np.min(keep)) if len(keep) > 1 else big
