@@ -165,12 +165,11 @@ def odd_pips(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int,
             return pip  # type: ignore[return-value]
 
 
-def draw_marks(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Generator, n: int
+def draw_marks(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Generator, n: int, side: float
                ) -> list[tuple[float, float]]:
     """Dots and rings on the tray away from the dice (screws, holes, printed marks): a lone pip with no
-    die around it is not a die. Returns their centres."""
+    die around it is not a die. ``side``: the dice's size in px. Returns the marks' centres."""
     h, w = frame.shape[:2]
-    side = float(np.median([d.size for d in drawn])) if drawn else 40.0
     marks = []
     for _ in range(n):
         cx, cy = float(rng.uniform(20, w - 20)), float(rng.uniform(20, h - 20))
@@ -199,16 +198,18 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
         # Symbol faces are rare on real tables but this is their only source: show more of them.
         dice = [RenderDie("worm", d.colour) if rng.random() < 0.3 else d for d in dice]
         # Pips of any colour (red on black, yellow on green...): dice the photos have few of.
-        dice = [replace(d, pip_colour=odd_pips(rng, BODY_BGR[d.colour])) if d.face != "worm" and rng.random() < odd
-                else d for d in dice]
+        if odd > 0:  # (no draws from rng otherwise: the default patches stay as they were)
+            dice = [replace(d, pip_colour=odd_pips(rng, BODY_BGR[d.colour]))
+                    if d.face != "worm" and rng.random() < odd else d for d in dice]
         frame, drawn = render_dice(dice, seed=seed, size=(640, 480), die_size=float(rng.uniform(24, 70)),
                                    touching=bool(rng.random() < 0.4), glare=bool(rng.random() < 0.4),
                                    noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
                                    blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)))
         placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
-        side = float(np.median([d.size for d in drawn])) if drawn else 40.0
-        for mx, my in draw_marks(frame, drawn, rng, int(rng.integers(0, marks + 1))):
-            out.add(frame, mx, my, side * float(rng.uniform(0.9, 1.4)), float(rng.uniform(0, 90)), BG, None)
+        if marks > 0:
+            side = float(np.median([d.size for d in drawn])) if drawn else 40.0
+            for mx, my in draw_marks(frame, drawn, rng, int(rng.integers(0, marks + 1)), side):
+                out.add(frame, mx, my, side * float(rng.uniform(0.9, 1.4)), float(rng.uniform(0, 90)), BG, None)
         around_dice(out, frame, placed, rng, max(1, jitter // 3))
         between_dice(out, frame, placed, rng)
         proposals(out, frame, placed, rng)

@@ -83,8 +83,8 @@ def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: floa
     n = x.shape[0]
     # Small, soft dice: a share of the patches is shrunk and enlarged again, as a die of 15-25 px
     # (or one slightly out of focus) looks once cut to 32x32.
-    soft = torch.rand(n, generator=g) < blur
-    if bool(soft.any()):
+    soft = torch.rand(n, generator=g) < blur if blur > 0 else torch.zeros(n, dtype=torch.bool)
+    if bool(soft.any()):  # (no draws from g without blur: the default training stays as it was)
         side = int(torch.randint(14, 26, (1,), generator=g))
         small = nn.functional.interpolate(x[soft], size=(side, side), mode="bilinear", antialias=True)
         x[soft] = nn.functional.interpolate(small, size=x.shape[2:], mode="bilinear")

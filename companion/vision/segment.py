@@ -198,8 +198,8 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
 
 
 def _hole_area(contour: np.ndarray) -> float:
-    """Pixels inside a hole's contour (traced on the blob's pixels around it): the polygon's area plus
-    about half a pixel along its perimeter, less the ring of blob pixels the contour runs through."""
+    """About how many pixels a hole has. Its contour runs through the centres of the blob's pixels
+    around it, so the polygon also takes in half a pixel all along the contour."""
     return cv2.contourArea(contour) - 0.5 * cv2.arcLength(contour, True)
 
 
