@@ -1,11 +1,13 @@
 """Speed of the dice reader on one core: median milliseconds per photo.
 
-    .venv/bin/python benchmarks/vision_speed.py [DATA_DIR ...]
+    .venv/bin/python benchmarks/vision_speed.py [DATA_DIR ...] [--parts]
 
 Defaults to the held-back photos of the dev sets when /work/shared/data/dice exists, else to the test
 fixtures. The process is pinned to one core (``sched_setaffinity``) and OpenCV to one thread: a
 thread limit alone still let OpenCV's network use a second core. A Pi 4 core is about 4x slower than
 one core here. Each set is timed three times; the spread shows how much the shared machine moves.
+``--parts`` also times the parts of a reading once: segmentation, the network per window, and the pip
+count and colour per die found.
 """
 
 from __future__ import annotations
@@ -18,16 +20,50 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
+from companion.vision.colour import body_colour
 from companion.vision.evaluate import find_images
+from companion.vision.pips import count_pips
 from companion.vision.reader import DiceReader
+from companion.vision.segment import find_dice
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLIT = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
 DEFAULT = [Path("/work/shared/data/dice/nell-byler-d6"), Path("/work/shared/data/dice/matteop65-webcam")]
 
 
+def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
+    """Median ms of each part of a reading, each timed on its own."""
+    seg: list[float] = []
+    net: list[float] = []
+    pip: list[float] = []
+    col: list[float] = []
+    for f in frames:
+        t = time.perf_counter()
+        find_dice(f)
+        seg.append((time.perf_counter() - t) * 1000)
+        wins = reader.window_patches(f)
+        if wins:
+            t = time.perf_counter()
+            reader.classifier.classify([w[3] for w in wins])
+            net.append((time.perf_counter() - t) * 1000 / len(wins))
+        for d in reader.read(f).dice:
+            size = max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * 1.1
+            t = time.perf_counter()
+            count_pips(f, d.center[0], d.center[1], size)
+            pip.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            body_colour(f, d.center[0], d.center[1], size)
+            col.append((time.perf_counter() - t) * 1000)
+    med = statistics.median
+    return (f"  parts: segmentation {med(seg):.2f} ms a photo, network {med(net):.3f} ms a window, "
+            f"pip count {med(pip):.3f} ms and colour {med(col):.3f} ms a die")
+
+
 def main(argv: list[str]) -> int:
+    show_parts = "--parts" in argv
+    argv = [a for a in argv if a != "--parts"]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cv2.setNumThreads(1)
@@ -38,7 +74,7 @@ def main(argv: list[str]) -> int:
     for d in dirs:
         held_back = set(SPLIT.get(d.name, {}).get("test", []))
         paths = [p for p in find_images(d) if not held_back or p.stem in held_back][:80]
-        frames = [cv2.imread(str(p)) for p in paths]
+        frames = [f for f in (cv2.imread(str(p)) for p in paths) if f is not None]
         reader.read(frames[0])  # warm-up: the first forward pass sets up the network
         runs = []
         for _ in range(3):
@@ -53,6 +89,8 @@ def main(argv: list[str]) -> int:
         every = sorted(m for ms in runs for m in ms)
         print(f"{d.name}: {len(frames)} photos {w}x{h}, median {medians[1]:.1f} ms (runs {medians[0]:.1f}-"
               f"{medians[2]:.1f}), p90 {every[int(0.9 * len(every))]:.1f} ms (one core)")
+        if show_parts:
+            print(parts(reader, frames))
     return 0
 
 
