@@ -113,28 +113,6 @@ class Profile:
         out /= out.sum(axis=1, keepdims=True)
         return out
 
-    def vote(self, classifier: FaceClassifier, emb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Class distribution from the nearest profile patches of each embedding (rows), and the
-        similarity of the nearest one (how familiar the die looks)."""
-        n_cls = len(classifier.classes)
-        if not self.labels or emb.size == 0:
-            return np.full((len(emb), n_cls), 1.0 / n_cls, np.float32), np.zeros(len(emb), np.float32)
-        ref = self.embeddings(classifier)
-        labels = np.array(self.labels)
-        sims = emb @ ref.T
-        k = min(K, len(labels))
-        top = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        out = np.zeros((len(emb), n_cls), np.float32)
-        nearest = np.zeros(len(emb), np.float32)
-        for i in range(len(emb)):
-            s = sims[i, top[i]]
-            w = np.exp(SHARPNESS * (s - s.max()))
-            np.add.at(out[i], labels[top[i]], w)
-            out[i] /= out[i].sum()
-            nearest[i] = float(s.max())
-        return out, nearest
-
-
 def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, temperature: float
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Softmax regression on (x, y) from (w0, b0), with an L2 pull back towards them."""

@@ -35,12 +35,6 @@ class Candidate:
     angle: float  # orientation of its minimum-area rectangle, degrees
 
 
-def foreground(frame: np.ndarray) -> tuple[np.ndarray, float]:
-    """A 0/255 foreground mask at working scale and the working scale factor (work px per frame px)."""
-    mask, _, scale = _foreground(frame)
-    return mask, scale
-
-
 def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """Mask, score map in units of the threshold (above 1 is foreground), and scale."""
     h, w = frame.shape[:2]
@@ -67,11 +61,6 @@ def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return _fill_holes(mask), score / thr, scale
-
-
-def find_candidates(frame: np.ndarray, *, die_size: float | None = None) -> list[Candidate]:
-    """Regions that may be dice. ``die_size`` (frame px) if known, e.g. from tray markers."""
-    return find_dice(frame, die_size=die_size)[0]
 
 
 def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list[Candidate], float]:
@@ -205,14 +194,6 @@ def _hole_area(contour: np.ndarray) -> float:
 
 def _odd(k: int) -> int:
     return max(3, k | 1)
-
-
-def typical_side(candidates: list[Candidate]) -> float:
-    """The side of a typical die in frame px: the lower median of candidate sizes (merged dice are larger)."""
-    if not candidates:
-        return 0.0
-    sizes = sorted(c.size for c in candidates)
-    return float(sizes[(len(sizes) - 1) // 3])
 
 
 def windows(candidates: list[Candidate], side: float, frame_shape: tuple[int, ...]) -> list[tuple[int, int, int]]:
