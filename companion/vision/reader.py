@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision import FACES
+from companion.vision import FACES, exposure
 from companion.vision.classifier import FaceClassifier
 from companion.vision.colour import body_colour
 from companion.vision.crops import patch
@@ -117,6 +117,7 @@ class DiceReader:
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None) -> Reading:
         t0 = time.perf_counter()
+        frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
         size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
         found = self._dice_windows(frame, size_hint, prof)

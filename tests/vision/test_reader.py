@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision import exposure
 from companion.vision.evaluate import Score, iterate
 from companion.vision.reader import UNCERTAIN, Reading, read_dice
 from companion.vision.render import RenderDie, render_dice
@@ -83,3 +84,22 @@ def test_touching_dice_are_read_one_by_one(reader):
             right += bool(near) and str(near[0].value) == str(d.face)
     assert counted >= 4, counted
     assert right >= 0.9 * total, (right, total)
+
+
+def test_dim_light_reads_like_daylight(reader, fixtures):
+    """A frame taken in dim light (every pixel at 40%) reads as the well-lit one: without brightening,
+    only the darkest pips stand out from the tray and are read as small dice."""
+    for path in sorted((fixtures / "matteop65-webcam" / "images").iterdir()):
+        frame = cv2.imread(str(path))
+        dim = (frame.astype(np.float32) * 0.4).astype(np.uint8)
+        lit, dark = reader.read(frame), reader.read(dim)
+        assert len(dark.dice) == len(lit.dice), path.name
+        assert sorted(map(str, dark.values)) == sorted(map(str, lit.values)), path.name
+
+
+def test_well_lit_frames_are_not_brightened(fixtures):
+    for path in sorted((fixtures / "nell-byler-d6" / "images").iterdir()):
+        frame = cv2.imread(str(path))
+        assert exposure.gain(frame) == 1.0
+        assert exposure.normalise(frame) is frame
+        assert exposure.gain((frame * 0.3).astype(np.uint8)) > 2.0
