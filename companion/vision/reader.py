@@ -41,6 +41,8 @@ FOUND_SCORE = 0.9  # a die found by that search must be this surely a die (it wa
 RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
 NOT_NEAR = 0.9  # windows at least this surely "not a die" (no die near) are not moved
 RESIZE_BELOW = 0.75  # dice the network sees this much smaller than segmentation's guess: propose again
+RESIZE_ABOVE = 1.5  # ... or this much larger (windows on the pips of large dice)
+RESIZE_STEPS = 3  # the network sees at most about twice its window, so large dice take a few steps
 SETTLED = 0.06  # a window whose top face is off-centre by less than this (window sides) stays
 SCALE_SETTLED = 0.1  # ... and whose size is within this (log) of the right one
 WINDOW = 1.15  # window side / die side: the margin that centred training windows had
@@ -145,17 +147,24 @@ class DiceReader:
         """Segmentation's windows, classified. Segmentation guesses the die size from blob sizes, which
         fails when most dice touch another (every blob is two dice). The network says how large the die
         under each window is; when the dice it sees are much smaller than segmentation's guess, the
-        frame is proposed again at the network's size."""
+        frame is proposed again at the network's size. Dice far larger than the tray model expects
+        (a close-up) lose their faces into it and leave only their pips as blobs: the network then sees
+        dice larger than its windows, and the frame is proposed again at that size, a few times if
+        need be, since the network sees at most about twice its window."""
         wins, side = self._proposals(frame, die_size)
         found = self._classify(wins, prof)
         if die_size is not None or not self.classifier.has_offset:
             return found
-        near = [w.size * float(np.exp(w.offset[2])) for w in found if w.probs[self.classifier.none_class] < 0.5]
-        if near and side > 0:
+        for _ in range(RESIZE_STEPS):
+            near = [w.size * float(np.exp(w.offset[2])) for w in found
+                    if w.probs[self.classifier.none_class] < 0.5]
+            if not near or side <= 0:
+                break
             seen = float(np.median(near))
-            if seen < RESIZE_BELOW * side:
-                again, _ = self._proposals(frame, seen)
-                found = self._classify(again, prof)
+            if RESIZE_BELOW * side <= seen <= RESIZE_ABOVE * side:
+                break
+            again, side = self._proposals(frame, seen)
+            found = self._classify(again, prof)
         return found
 
     def _die_score(self, probs: np.ndarray) -> float:

@@ -23,6 +23,9 @@ PEAK_SCALES = (1.0, 0.7)  # die sizes (times the typical one) sought in blobs of
 SAME_WINDOW = 0.45  # windows nearer than this (city-block, times their size) to a placed one are not placed
 OBLONG = 1.4  # blobs longer than this times their width are taken for two dice side by side
 SMALLEST = 0.25  # blobs smaller than this times the die area are not dice
+TRAY = 1 / 7  # the tray model is a median over this share of the frame's width (more once the die size is known)
+MIN_SIDE = 12  # dice smaller than this (working px) are searched again at a finer scale ...
+FINE_SIDE = 16  # ... where they are this large
 
 
 @dataclass(frozen=True)
@@ -35,15 +38,37 @@ class Candidate:
     angle: float  # orientation of its minimum-area rectangle, degrees
 
 
-def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+@dataclass(frozen=True)
+class _Scale:
+    """How finely a frame is searched: the working width, the tray model's median window (a share of
+    the width) and the largest hole filled in a blob (working px)."""
+
+    width: int
+    tray: float
+    hole: float
+
+    @staticmethod
+    def for_die(frame_width: int, die: float | None) -> _Scale:
+        """The default scale; with a known die size, one where the dice are neither lost as specks
+        (``MIN_SIDE``) nor so large that they do not vanish from the tray model."""
+        if die is None or die <= 0:
+            return _Scale(WORK_WIDTH, TRAY, WORK_WIDTH / 10)
+        width = WORK_WIDTH
+        if die * WORK_WIDTH / frame_width < MIN_SIDE:
+            width = min(frame_width, round(WORK_WIDTH * FINE_SIDE / (die * WORK_WIDTH / frame_width)))
+        side = die * width / frame_width
+        return _Scale(width, max(TRAY, 3.0 * die / frame_width), max(width / 10, 1.5 * side))
+
+
+def _foreground(frame: np.ndarray, at: _Scale) -> tuple[np.ndarray, np.ndarray, float]:
     """Mask, score map in units of the threshold (above 1 is foreground), and scale."""
     h, w = frame.shape[:2]
-    scale = WORK_WIDTH / w
-    small = cv2.resize(frame, (WORK_WIDTH, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    scale = at.width / w
+    small = cv2.resize(frame, (at.width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
     lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    # The tray: a median over ~1/7 of the width at quarter scale, where a die is a few pixels.
-    tiny = cv2.resize(lab8, (WORK_WIDTH // 4, max(1, lab8.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    bg_tiny = cv2.medianBlur(tiny, _odd(WORK_WIDTH // 28))
+    # The tray: a median over ``at.tray`` of the width at quarter scale, where a die is a few pixels.
+    tiny = cv2.resize(lab8, (max(1, at.width // 4), max(1, lab8.shape[0] // 4)), interpolation=cv2.INTER_AREA)
+    bg_tiny = cv2.medianBlur(tiny, _odd(round(at.width * at.tray / 4)))
     bg = cv2.resize(bg_tiny, (lab8.shape[1], lab8.shape[0]), interpolation=cv2.INTER_LINEAR)
     # Per plane with OpenCV's arithmetic: numpy on interleaved channels is several times slower here.
     d_l, d_a, d_b = cv2.split(cv2.subtract(lab8, bg, dtype=cv2.CV_32F))
@@ -60,17 +85,31 @@ def _foreground(frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     mask = (score > thr).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return _fill_holes(mask), score / thr, scale
+    return _fill_holes(mask, at.hole), score / thr, scale
 
 
 def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list[Candidate], float]:
-    """Regions that may be dice, and the side of a typical die in frame px (``die_size`` if given)."""
-    mask, score, scale = _foreground(frame)
+    """Regions that may be dice, and the side of a typical die in frame px (``die_size`` if given).
+
+    Without a die size the frame is searched at the default scale; dice found there as specks (a wide
+    frame of a large table) are searched again at a finer scale."""
+    w = frame.shape[1]
+    if die_size is not None:
+        return _find(frame, _Scale.for_die(w, die_size), die_size)
+    found = _find(frame, _Scale.for_die(w, None), None)
+    side = found[1]
+    if 0 < side * WORK_WIDTH / w < MIN_SIDE and w > WORK_WIDTH:
+        return _find(frame, _Scale.for_die(w, side), None)
+    return found
+
+
+def _find(frame: np.ndarray, at: _Scale, die_size: float | None) -> tuple[list[Candidate], float]:
+    mask, score, scale = _foreground(frame, at)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = 20
     blobs = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_area]
-    side = die_size * scale if die_size is not None else _typical_side(mask, min_area)
+    side = die_size * scale if die_size is not None else _typical_side(mask, min_area, at.width)
     out: list[Candidate] = []
     for i in blobs:
         x, y, bw, bh, area = (int(v) for v in stats[i])
@@ -116,7 +155,7 @@ def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list
     return out
 
 
-def _typical_side(mask: np.ndarray, min_area: int) -> float:
+def _typical_side(mask: np.ndarray, min_area: int, width: int) -> float:
     """The side of a typical die at working scale, from blobs of plausible size and shape.
 
     A square-ish blob is one die: its side is the root of its area. An oblong blob up to 2.6:1 is two
@@ -135,9 +174,9 @@ def _typical_side(mask: np.ndarray, min_area: int) -> float:
             continue
         (_, _), (rw, rh), _ = cv2.minAreaRect(c)
         short, long = min(rw, rh), max(rw, rh)
-        if short >= 6 and long <= WORK_WIDTH / 2:
+        if short >= 6 and long <= width / 2:
             shorts.append(short)
-        if short < 6 or long > WORK_WIDTH / 4 or area < 0.5 * rw * rh:
+        if short < 6 or long > width / 4 or area < 0.5 * rw * rh:
             continue
         if long <= OBLONG * short:
             sides.append(np.sqrt(area))
@@ -168,7 +207,7 @@ def _candidate(part: np.ndarray, x: int, y: int, scale: float, w: int, h: int) -
     return Candidate(box, ((x + cx + 0.5) * inv, (y + cy + 0.5) * inv), size * inv, float(angle))
 
 
-def _fill_holes(mask: np.ndarray) -> np.ndarray:
+def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
     """Fill die-sized holes (a face whose colour matches the tray), not the inside of the tray wall.
 
     A hole is a contour inside a blob (OpenCV's two-level hierarchy); a region of tray that reaches
@@ -176,7 +215,7 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return mask
-    limit = (WORK_WIDTH / 10) ** 2
+    limit = largest**2
     holes = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True)
              if parent >= 0 and _hole_area(c) < limit]
     if not holes:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.vision import exposure
-from companion.vision.evaluate import Score, iterate
+from companion.vision.evaluate import LabelledDie, Score, iterate
 from companion.vision.reader import UNCERTAIN, Reading, read_dice
 from companion.vision.render import RenderDie, render_dice
 
@@ -93,8 +93,9 @@ def test_dim_light_reads_like_daylight(reader, fixtures):
         frame = cv2.imread(str(path))
         dim = (frame.astype(np.float32) * 0.4).astype(np.uint8)
         lit, dark = reader.read(frame), reader.read(dim)
-        assert len(dark.dice) == len(lit.dice), path.name
-        assert sorted(map(str, dark.values)) == sorted(map(str, lit.values)), path.name
+        # Clutter at the frame's edge may come and go as an uncertain die; the sure ones must not change.
+        sure = [sorted(str(d.value) for d in r.dice if not d.uncertain) for r in (lit, dark)]
+        assert sure[1] == sure[0], path.name
 
 
 def test_well_lit_frames_are_not_brightened(fixtures):
@@ -103,3 +104,20 @@ def test_well_lit_frames_are_not_brightened(fixtures):
         assert exposure.gain(frame) == 1.0
         assert exposure.normalise(frame) is frame
         assert exposure.gain((frame * 0.3).astype(np.uint8)) > 2.0
+
+
+def test_close_ups_read_large_dice_not_their_pips(reader, fixtures):
+    """The middle of each webcam photo at twice the size: dice a fifth of the frame wide. A tray model
+    narrower than the dice loses their faces and leaves the pips, which were read as many small 1s."""
+    score = Score()
+    for _, frame, labels in iterate(fixtures / "matteop65-webcam"):
+        h, w = frame.shape[:2]
+        x0, y0 = w // 4, h // 4
+        close = cv2.resize(frame[y0 : y0 + h // 2, x0 : x0 + w // 2], (w, h), interpolation=cv2.INTER_CUBIC)
+        inside = [LabelledDie(lab.value, ((lab.center[0] - x0) * 2, (lab.center[1] - y0) * 2), lab.size * 2)
+                  for lab in labels if x0 < lab.center[0] < x0 + w / 2 and y0 < lab.center[1] < y0 + h / 2]
+        reading = reader.read(close)
+        score.add(inside, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
+    assert score.dice >= 10
+    assert score.extra <= 2, score.report()
+    assert score.right >= 0.75 * score.dice, score.report()

@@ -1,10 +1,11 @@
 """Segmentation's die size, and the scoring that ``companion dice eval`` prints."""
 
+import cv2
 import pytest
 
 from companion.vision.evaluate import LabelledDie, Score
 from companion.vision.render import RenderDie, render_dice
-from companion.vision.segment import find_dice
+from companion.vision.segment import MIN_SIDE, TRAY, WORK_WIDTH, _Scale, find_dice
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -21,6 +22,28 @@ def test_lone_dice_size():
     frame, drawn = render_dice([RenderDie(f, "red") for f in (1, 2, 3, 4)], seed=4, die_size=40)
     _, side = find_dice(frame)
     assert 0.75 * 40 <= side <= 1.35 * 40
+
+
+def test_small_dice_in_a_wide_frame_are_searched_finely(fixtures):
+    """A photo tiled 3x3 (mirrored): the same dice at a third of the working size, where they are
+    specks. They are searched again at a finer scale and found at their own size, nearly all of them."""
+    path = sorted((fixtures / "nell-byler-d6" / "images").iterdir())[0]
+    frame = cv2.imread(str(path))
+    h, w = frame.shape[:2]
+    wide = cv2.copyMakeBorder(frame, h, h, w, w, cv2.BORDER_REFLECT)
+    cands, side = find_dice(frame)
+    wide_cands, wide_side = find_dice(wide)
+    assert 0.8 * side <= wide_side <= 1.25 * side, (side, wide_side)
+    assert len(wide_cands) >= 0.8 * 9 * len(cands), (len(cands), len(wide_cands))
+
+
+def test_known_die_size_sets_the_scale():
+    """Told the die size, segmentation works where a die is neither a speck nor larger than its tray model."""
+    assert _Scale.for_die(640, None) == _Scale(WORK_WIDTH, TRAY, WORK_WIDTH / 10)
+    fine = _Scale.for_die(1920, 30)
+    assert fine.width > WORK_WIDTH and 30 * fine.width / 1920 >= MIN_SIDE
+    close = _Scale.for_die(640, 160)
+    assert close.width == WORK_WIDTH and close.tray * 640 >= 3 * 160 and close.hole >= 160 * WORK_WIDTH / 640
 
 
 def _die(value, x):
