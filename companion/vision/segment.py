@@ -26,6 +26,7 @@ SMALLEST = 0.25  # blobs smaller than this times the die area are not dice
 TRAY = 1 / 7  # the tray model is a median over this share of the frame's width (more once the die size is known)
 MIN_SIDE = 12  # dice smaller than this (working px) are searched again at a finer scale ...
 FINE_SIDE = 16  # ... where they are this large
+LOST_FACE = 1.2  # a die's side over that of its face where the face was lost into the tray model
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,9 @@ class _Scale:
         return _Scale(width, max(TRAY, 3.0 * die / frame_width), max(width / 10, 1.5 * side))
 
 
-def _foreground(frame: np.ndarray, at: _Scale) -> tuple[np.ndarray, np.ndarray, float]:
-    """Mask, score map in units of the threshold (above 1 is foreground), and scale."""
+def _foreground(frame: np.ndarray, at: _Scale) -> tuple[np.ndarray, np.ndarray, float, list[float]]:
+    """Mask, score map in units of the threshold (above 1 is foreground), scale, and the sides of
+    faces lost into the tray model (working px)."""
     h, w = frame.shape[:2]
     scale = at.width / w
     small = cv2.resize(frame, (at.width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
@@ -85,7 +87,8 @@ def _foreground(frame: np.ndarray, at: _Scale) -> tuple[np.ndarray, np.ndarray, 
     mask = (score > thr).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return _fill_holes(mask, at.hole), score / thr, scale
+    filled, lost = _fill_holes(mask, at.hole)
+    return filled, score / thr, scale, lost
 
 
 def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list[Candidate], float]:
@@ -95,16 +98,17 @@ def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list
     frame of a large table) are searched again at a finer scale."""
     w = frame.shape[1]
     if die_size is not None:
-        return _find(frame, _Scale.for_die(w, die_size), die_size)
-    found = _find(frame, _Scale.for_die(w, None), None)
-    side = found[1]
+        return _find(frame, _Scale.for_die(w, die_size), die_size)[:2]
+    cands, side, lost = _find(frame, _Scale.for_die(w, None), None)
+    if lost:  # dice so large that their faces went into the tray model: the die is a bit more than the face
+        return _find(frame, _Scale.for_die(w, LOST_FACE * float(np.median(lost)) * w / WORK_WIDTH), None)[:2]
     if 0 < side * WORK_WIDTH / w < MIN_SIDE and w > WORK_WIDTH:
-        return _find(frame, _Scale.for_die(w, side), None)
-    return found
+        return _find(frame, _Scale.for_die(w, side), None)[:2]
+    return cands, side
 
 
-def _find(frame: np.ndarray, at: _Scale, die_size: float | None) -> tuple[list[Candidate], float]:
-    mask, score, scale = _foreground(frame, at)
+def _find(frame: np.ndarray, at: _Scale, die_size: float | None) -> tuple[list[Candidate], float, list[float]]:
+    mask, score, scale, lost = _foreground(frame, at)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_area = 20
@@ -128,7 +132,7 @@ def _find(frame: np.ndarray, at: _Scale, die_size: float | None) -> tuple[list[C
         cand = _candidate(comp8, x, y, scale, w, h)
         if cand is not None:
             out.append(cand)
-    return out, side / scale
+    return out, side / scale, lost
 
 
 def _peaks(score: np.ndarray, x: int, y: int, side: float, scale: float) -> list[Candidate]:
@@ -207,22 +211,32 @@ def _candidate(part: np.ndarray, x: int, y: int, scale: float, w: int, h: int) -
     return Candidate(box, ((x + cx + 0.5) * inv, (y + cy + 0.5) * inv), size * inv, float(angle))
 
 
-def _fill_holes(mask: np.ndarray, largest: float) -> np.ndarray:
-    """Fill die-sized holes (a face whose colour matches the tray), not the inside of the tray wall.
+def _fill_holes(mask: np.ndarray, largest: float) -> tuple[np.ndarray, list[float]]:
+    """Fill die-sized holes (a face whose colour matches the tray), not the inside of the tray wall;
+    also the sides of square holes too large to fill (faces of dice too large for the tray model).
 
     A hole is a contour inside a blob (OpenCV's two-level hierarchy); a region of tray that reaches
     the frame's edge is never one."""
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
-        return mask
+        return mask, []
     limit = largest**2
-    holes = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True)
-             if parent >= 0 and _hole_area(c) < limit]
+    holes, large = [], []
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True):
+        if parent < 0:
+            continue
+        area = _hole_area(c)
+        if area < limit:
+            holes.append(c)
+        elif area < (mask.shape[1] / 4) ** 2:
+            (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+            if max(rw, rh) <= OBLONG * min(rw, rh) and area >= 0.6 * rw * rh:
+                large.append(float(np.sqrt(area)))
     if not holes:
-        return mask
+        return mask, large
     filled = mask.copy()
     cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
-    return filled
+    return filled, large
 
 
 def _hole_area(contour: np.ndarray) -> float:
