@@ -7,8 +7,10 @@ turned, more compressed. Per-die accuracy for each change, scored like ``compani
 the validation part of the train photos (training/dev_split.py), for a model trained without it
 (``make_patches.py --dev``); that is the part to compare readers on while changing them.
 
-Changes: ``none``; ``rot90``; ``scaleK`` (resized by K); ``dimK`` (every pixel times K); ``jpegQ``
-(re-encoded at quality Q); ``zoomK`` (the middle 1/K of the photo enlarged K times: dice K times larger,
+Changes: ``none``; ``rot90``; ``scaleK`` (resized by K); ``dimK`` (every pixel times K); ``shade``
+(light falling to 40% across the frame); ``warm`` (lamplight: blue x0.6, green x0.9, red x1.1);
+``noiseS`` (Gaussian noise, sigma S); ``blurS`` (Gaussian blur, sigma S px); ``jpegQ`` (re-encoded at
+quality Q); ``zoomK`` (the middle 1/K of the photo enlarged K times: dice K times larger,
 only dice whose centre stays in the frame are scored; those cut by the edge may count as extra);
 ``tile`` (the photo mirrored into a 3x3 mosaic: nine times the dice, each a third of the width it had;
 dice cut by the photo's edge become odd shapes at the seams).
@@ -32,7 +34,8 @@ from companion.vision.evaluate import LabelledDie, Score, iterate  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 
 DATA = Path("/work/shared/data/dice")
-CHANGES = ["none", "rot90", "scale2.5", "scale0.6", "dim0.45", "jpeg30", "zoom1.5", "zoom2", "zoom3", "tile"]
+CHANGES = ["none", "rot90", "scale2.5", "scale0.6", "dim0.45", "shade", "warm", "noise8", "blur1.5", "jpeg30",
+           "zoom1.5", "zoom2", "zoom3", "tile"]
 
 
 def change(frame: np.ndarray, labels: list[LabelledDie], name: str) -> tuple[np.ndarray, list[LabelledDie]]:
@@ -50,6 +53,16 @@ def change(frame: np.ndarray, labels: list[LabelledDie], name: str) -> tuple[np.
         return out, [LabelledDie(lab.value, (lab.center[0] * k, lab.center[1] * k), lab.size * k) for lab in labels]
     if name.startswith("dim"):
         return (frame.astype(np.float32) * float(name[3:])).astype(np.uint8), labels
+    if name == "warm":  # lamplight: less blue, a little more red
+        return np.clip(frame.astype(np.float32) * np.float32([0.6, 0.9, 1.1]), 0, 255).astype(np.uint8), labels
+    if name.startswith("noise"):  # sensor noise of a dim room, sigma in grey levels
+        noise = np.random.default_rng(0).normal(0.0, float(name[5:]), frame.shape)
+        return np.clip(frame + noise, 0, 255).astype(np.uint8), labels
+    if name.startswith("blur"):  # out of focus, sigma in px
+        return cv2.GaussianBlur(frame, (0, 0), float(name[4:])), labels
+    if name == "shade":  # light falling off across the tray: the far side at 40%
+        ramp = np.linspace(1.0, 0.4, w, dtype=np.float32)[None, :, None]
+        return (frame.astype(np.float32) * ramp).astype(np.uint8), labels
     if name.startswith("jpeg"):
         _, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(name[4:])])
         return cv2.imdecode(buf, cv2.IMREAD_COLOR), labels
