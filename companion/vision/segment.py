@@ -230,13 +230,28 @@ def _fill_holes(mask: np.ndarray, largest: float) -> tuple[np.ndarray, list[floa
             holes.append(c)
         elif area < (mask.shape[1] / 4) ** 2:
             (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-            if max(rw, rh) <= OBLONG * min(rw, rh) and area >= 0.6 * rw * rh:
+            if max(rw, rh) <= OBLONG * min(rw, rh) and area >= 0.6 * rw * rh and _holds_pips(mask, c, area):
                 large.append(float(np.sqrt(area)))
     if not holes:
         return mask, large
     filled = mask.copy()
     cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
     return filled, large
+
+
+def _holds_pips(mask: np.ndarray, hole: np.ndarray, area: float) -> bool:
+    """Whether a hole holds pips: separate blobs inside it, each a small part of it, covering a
+    little of it (a lost face keeps its pips; a gap between objects or a mirrored shape rarely
+    holds a few small round blobs)."""
+    x, y, w, h = cv2.boundingRect(hole)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [hole - (x, y)], -1, 255, thickness=cv2.FILLED)
+    spots = cv2.bitwise_and(mask[y : y + h, x : x + w], inside)
+    spots = cv2.erode(spots, np.ones((3, 3), np.uint8))  # the hole's own rim is foreground
+    n, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+    sizes = stats[1:, cv2.CC_STAT_AREA]
+    pips = sizes[(sizes >= 0.005 * area) & (sizes <= 0.1 * area)]
+    return 1 <= len(pips) <= 6 and float(sizes.sum()) <= 0.4 * area
 
 
 def _hole_area(contour: np.ndarray) -> float:

@@ -1,11 +1,12 @@
 """Segmentation's die size, and the scoring that ``companion dice eval`` prints."""
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.vision.evaluate import LabelledDie, Score
 from companion.vision.render import RenderDie, render_dice
-from companion.vision.segment import MIN_SIDE, TRAY, WORK_WIDTH, _Scale, find_dice
+from companion.vision.segment import MIN_SIDE, TRAY, WORK_WIDTH, _holds_pips, _hole_area, _Scale, find_dice
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -77,3 +78,23 @@ def test_confident_wrong_at_five_percent_abstention():
     assert threshold == 0.9
     assert answered == 19 / 20
     assert wrong == pytest.approx(1 / 19)
+
+
+def _ring(inside: str):
+    """A square die outline 60 px across, its face lost, with pips, nothing, or a large blob inside."""
+    mask = np.zeros((100, 100), np.uint8)
+    cv2.rectangle(mask, (20, 20), (80, 80), 255, thickness=4)
+    if inside == "pips":
+        for cx, cy in ((35, 35), (65, 35), (50, 50), (35, 65), (65, 65)):
+            cv2.circle(mask, (cx, cy), 5, 255, -1)
+    elif inside == "blob":
+        cv2.rectangle(mask, (30, 30), (70, 70), 255, -1)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    hole = next(c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] >= 0)
+    return mask, hole
+
+
+@pytest.mark.parametrize(("inside", "pips"), [("pips", True), ("empty", False), ("blob", False)])
+def test_a_lost_face_is_told_by_its_pips(inside, pips):
+    mask, hole = _ring(inside)
+    assert _holds_pips(mask, hole, _hole_area(hole)) is pips
