@@ -25,8 +25,15 @@ def serve(app: Flask, threads: int = 8) -> Iterator[str]:
         hub = app.extensions["companion"]["hub"]
         hub.close()
         hub.wait_closed()
-        server.close()
+        # Close every socket from the server's own loop thread: closing them from here while its
+        # select() waits on them made the loop fail with EBADF. With its map empty the loop ends.
+        def close_all() -> None:
+            for channel in list(server._map.values()):  # type: ignore[union-attr]
+                channel.close()
+
+        server.trigger.pull_trigger(close_all)  # type: ignore[union-attr]
         thread.join(timeout=5)
+        server.task_dispatcher.shutdown()
 
 
 class EventStream:
