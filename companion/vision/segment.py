@@ -108,6 +108,7 @@ def find_dice(frame: np.ndarray, *, die_size: float | None = None) -> tuple[list
 
 
 def _find(frame: np.ndarray, at: _Scale, die_size: float | None) -> tuple[list[Candidate], float, list[float]]:
+    """Candidates, die side (frame px) and lost faces (working px) at one scale."""
     mask, score, scale, lost = _foreground(frame, at)
     h, w = frame.shape[:2]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -242,7 +243,7 @@ def _fill_holes(mask: np.ndarray, largest: float) -> tuple[np.ndarray, list[floa
 def _holds_pips(mask: np.ndarray, hole: np.ndarray, area: float) -> bool:
     """Whether a hole holds pips: separate blobs inside it, each a small part of it, covering a
     little of it (a lost face keeps its pips; a gap between objects or a mirrored shape rarely
-    holds a few small round blobs)."""
+    holds one to six small blobs)."""
     x, y, w, h = cv2.boundingRect(hole)
     inside = np.zeros((h, w), np.uint8)
     cv2.drawContours(inside, [hole - (x, y)], -1, 255, thickness=cv2.FILLED)
