@@ -189,8 +189,27 @@ def draw_marks(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Gener
     return marks
 
 
-def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0
-                     ) -> Patches:
+def real_looks(rng: np.random.Generator, dice: list[RenderDie], share: float
+               ) -> tuple[list[RenderDie], tuple[float, float]]:
+    """Dice as real ones look, on a share of them: marbled, translucent; and, on that share of frames,
+    an oblique camera that sees the side faces. Photos of one or two dice sets cannot show a network
+    every die it will meet; without these, an unfamiliar real die looked least unlike a symbol face."""
+    out = []
+    for d in dice:
+        if rng.random() < share:
+            marble = tuple(int(v) for v in rng.integers(0, 256, 3)) if rng.random() < 0.5 else None
+            clear = float(rng.uniform(0.2, 0.6)) if rng.random() < 0.5 else 0.0
+            d = replace(d, marble=marble, translucent=clear)  # type: ignore[arg-type]
+        out.append(d)
+    tilt = (0.0, 0.0)
+    if rng.random() < share:
+        a, r = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(0.12, 0.5))
+        tilt = (r * math.cos(a), r * math.sin(a))
+    return out, tilt
+
+
+def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0,
+                     looks: float = 0.0) -> Patches:
     out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
@@ -201,10 +220,14 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
         if odd > 0:  # (no draws from rng otherwise: the default patches stay as they were)
             dice = [replace(d, pip_colour=odd_pips(rng, BODY_BGR[d.colour]))
                     if d.face != "worm" and rng.random() < odd else d for d in dice]
+        tilt = (0.0, 0.0)
+        if looks > 0:  # (no draws from rng otherwise)
+            dice, tilt = real_looks(rng, dice, looks)
         frame, drawn = render_dice(dice, seed=seed, size=(640, 480), die_size=float(rng.uniform(24, 70)),
                                    touching=bool(rng.random() < 0.4), glare=bool(rng.random() < 0.4),
                                    noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
-                                   blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)))
+                                   blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)),
+                                   tilt=tilt)
         placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
         if marks > 0:
             side = float(np.median([d.size for d in drawn])) if drawn else 40.0
@@ -227,6 +250,8 @@ def main() -> None:
     ap.add_argument("--rendered", type=int, default=600)
     ap.add_argument("--odd-pips", type=float, default=0.0, help="share of rendered dice with random pip colours")
     ap.add_argument("--marks", type=int, default=0, help="up to this many dots and rings per rendered frame")
+    ap.add_argument("--looks", type=float, default=0.0,
+                    help="share of rendered dice marbled or translucent, and of frames seen obliquely")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -240,7 +265,7 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
         allp.extend(p)
         src += [i] * len(p.y)
-    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks)
+    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks)
     print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
     allp.extend(p)
     src += [2] * len(p.y)

@@ -61,7 +61,8 @@ class RenderDie:
 
     ``angle`` in degrees (None: random), ``center`` in pixels (None: random free spot), ``pip_colour``
     a BGR triple (None: the usual one for the body), ``cocked``: leaning on another die or the wall,
-    so the top face is tilted and two faces show.
+    so the top face is tilted and two faces show. ``marble``: a second body colour swirled through the
+    first; ``translucent``: how strongly the pips of the hidden faces show through the body (0-1).
     """
 
     face: Face
@@ -70,6 +71,8 @@ class RenderDie:
     center: tuple[float, float] | None = None
     pip_colour: tuple[int, int, int] | None = None
     cocked: bool = False
+    marble: tuple[int, int, int] | None = None
+    translucent: float = 0.0
 
     def __post_init__(self) -> None:
         if self.face not in FACES:
@@ -103,6 +106,9 @@ class Scene:
     hand: bool = False  # a hand reaching into the tray
     blur: float = 0.0  # motion blur length in px (rolling dice, a shaken camera)
     background: tuple[int, int, int] = (118, 124, 120)  # tray felt, BGR
+    # An oblique camera: each die's foot is shifted by this much (in die sides, x and y) from its top
+    # face, so the side faces turned to the camera show, pips and all, as in a webcam beside a desk.
+    tilt: tuple[float, float] = (0.0, 0.0)
 
 
 def render_dice(
@@ -118,12 +124,13 @@ def render_dice(
     hand: bool = False,
     blur: float = 0.0,
     background: tuple[int, int, int] = (118, 124, 120),
+    tilt: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[np.ndarray, list[RenderedDie]]:
     """Draw ``dice`` on a tray and return the BGR frame (``size`` is width, height) and what was drawn.
 
     The same arguments and ``seed`` always give the same frame.
     """
-    scene = Scene(die_size, touching, glare, noise, dim, hand, blur, background)
+    scene = Scene(die_size, touching, glare, noise, dim, hand, blur, background, tilt)
     return render_scene(dice, scene, seed=seed, size=size)
 
 
@@ -143,7 +150,10 @@ def render_scene(
         if die.cocked:
             box = _draw_cocked(img, rng, die, cx, cy, s, angle)
         else:
+            foot = _draw_sides(img, rng, die, cx, cy, s, angle, scene.tilt) if any(scene.tilt) else None
             box = _draw_die(img, rng, die, cx, cy, s, angle, glare=scene.glare and rng.random() < 0.6)
+            if foot is not None:
+                box = _box(np.vstack([_corners(cx, cy, s, angle), foot]), width, height)
         drawn.append(RenderedDie(die.face, die.colour, (cx, cy), box, angle % 90.0, s, die.cocked))
     if scene.hand:
         _draw_hand(img, rng, width, height)
@@ -292,6 +302,8 @@ def _draw_die(
     # A darker rim (the rounded edges) then the flat top face.
     _poly(img, _rounded(cx, cy, s, angle), _shade(body, 0.72))
     _poly(img, _rounded(cx, cy, s * 0.9, angle, 0.25), _shade(body, float(rng.uniform(0.93, 1.05))))
+    if die.marble is not None or die.translucent > 0:
+        _body_look(img, rng, die, cx, cy, s, angle)
     _draw_face(img, die, cx, cy, s * 0.9, angle)
     if glare:
         u, v = rng.uniform(-0.5, 0.5, 2)
@@ -301,6 +313,67 @@ def _draw_die(
         spot = cv2.GaussianBlur(disc, (0, 0), s * 0.06 + 0.5)
         img[:] = np.clip(img + 150.0 * spot[..., None], 0, 255).astype(np.uint8)
     return _box(_corners(cx, cy, s, angle), w, h)
+
+
+def _body_look(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: float, cy: float, s: float,
+               angle: float) -> None:
+    """Marbling and translucency, inside the die's outline: a second colour in smooth swirls, and the
+    pips of the hidden faces seen blurred through the body."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = _box(_corners(cx, cy, s * 1.1, angle), w, h)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return
+    mask = np.zeros((h, w), np.float32)
+    _poly(mask, _rounded(cx, cy, s, angle), (1, 1, 1))
+    m = mask[y0:y1, x0:x1, None]
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    if die.marble is not None:
+        field = cv2.GaussianBlur(rng.normal(0, 1, (y1 - y0, x1 - x0)).astype(np.float32), (0, 0), s * 0.12 + 0.5)
+        field /= float(field.std()) + 1e-6
+        swirl = 1.0 / (1.0 + np.exp(-3.0 * (field - float(rng.uniform(-0.5, 0.8)))))
+        a = (swirl * float(rng.uniform(0.5, 0.9)))[..., None] * m
+        roi = roi * (1 - a) + np.float32(die.marble) * a
+    if die.translucent > 0:
+        ghost = np.zeros((h, w), np.float32)
+        for _ in range(int(rng.integers(1, 3))):
+            face = int(rng.integers(1, 7))
+            du, dv = rng.uniform(-0.35, 0.35, 2)
+            turn = float(rng.uniform(0, 90))
+            for u, v in PIP_LAYOUT[face]:
+                _disc(ghost, _to_frame(cx, cy, s, angle + turn, u * 1.1 + du, v * 1.1 + dv), s * 0.11, (1, 1, 1))
+        g = cv2.GaussianBlur(ghost[y0:y1, x0:x1], (0, 0), s * 0.05 + 0.5)[..., None] * m * die.translucent
+        pip = np.float32(die.pip_colour or PIP_BGR[die.colour])
+        roi = roi * (1 - g) + pip * g
+    img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+
+
+def _draw_sides(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: float, cy: float, s: float,
+                angle: float, tilt: tuple[float, float]) -> np.ndarray:
+    """The side faces an oblique camera sees below the top face, shaded, with their pips squashed.
+    Returns the foot's corners."""
+    top = _corners(cx, cy, s, angle)
+    d = np.array(tilt, np.float32) * s
+    foot = top + d
+    body = BODY_BGR[die.colour]
+    pip = die.pip_colour or PIP_BGR[die.colour]
+    top_face = die.face if isinstance(die.face, int) else 6
+    others = [f for f in range(1, 7) if f not in (top_face, 7 - top_face)]
+    centre = top.mean(axis=0)
+    for i in range(4):
+        a, b = top[i], top[(i + 1) % 4]
+        outward = (a + b) / 2 - centre
+        if float(outward @ d) <= 0:
+            continue  # this side faces away from the camera
+        _poly(img, np.array([a, b, b + d, a + d], np.float32), _shade(body, float(rng.uniform(0.55, 0.85))))
+        face = others[int(rng.integers(len(others)))]
+        r = 0.2 if face == 1 else 0.13
+        turns = np.linspace(0, 2 * math.pi, 12, endpoint=False)
+        circle = [(math.cos(t) * r * 0.8, math.sin(t) * r * 0.8) for t in turns]
+        for u, v in PIP_LAYOUT[face]:
+            pu, pv = (u * 0.95 + 1) / 2, (v * 0.95 + 1) / 2  # 0-1 along the edge and down the side
+            pts = [a + (b - a) * (pu + cu) + d * (pv + cv) for cu, cv in circle]
+            _poly(img, np.array(pts, np.float32), pip)
+    return foot
 
 
 def _draw_face(img: np.ndarray, die: RenderDie, cx: float, cy: float, s: float, angle: float) -> None:

@@ -45,3 +45,29 @@ def test_bad_faces_and_colours_are_refused():
         RenderDie(7)
     with pytest.raises(ValueError):
         RenderDie(3, "mauve")
+
+
+def test_oblique_camera_shows_the_side_faces_turned_to_it():
+    die = [RenderDie(5, "white", center=(160.0, 120.0), angle=0.0)]
+    flat, [top] = render_dice(die, seed=1, size=(320, 240), die_size=40)
+    oblique, [seen] = render_dice(die, seed=1, size=(320, 240), die_size=40, tilt=(0.0, 0.4))
+    # The top face stays where it was; the die now reaches further down, where its front face shows.
+    assert seen.center == top.center
+    assert seen.box[3] >= top.box[3] + 12 and seen.box[1] == top.box[1]
+    below = (slice(top.box[3] + 2, seen.box[3] - 2), slice(145, 175))
+    assert np.abs(oblique[below].astype(int) - flat[below].astype(int)).mean() > 30
+    assert np.array_equal(oblique[:100], flat[:100])  # nothing changes above the die
+
+
+def test_marbled_and_translucent_dice_change_only_the_die():
+    plain = RenderDie(3, "red", center=(160.0, 120.0), angle=10.0)
+    frame, [d] = render_dice([plain], seed=4, size=(320, 240), die_size=44)
+    x0, y0, x1, y1 = d.box
+    inside = (slice(y0, y1), slice(x0, x1))
+    for look in (RenderDie(3, "red", center=(160.0, 120.0), angle=10.0, marble=(40, 200, 240)),
+                 RenderDie(3, "red", center=(160.0, 120.0), angle=10.0, translucent=0.6)):
+        other, [e] = render_dice([look], seed=4, size=(320, 240), die_size=44)
+        assert e == d
+        changed = np.any(other != frame, axis=2)
+        assert changed[inside].mean() > 0.05
+        assert not changed[: y0 - 2].any() and not changed[y1 + 2 :].any()
