@@ -328,11 +328,12 @@ def _body_look(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: fl
     m = mask[y0:y1, x0:x1, None]
     roi = img[y0:y1, x0:x1].astype(np.float32)
     if die.marble is not None:
-        field = cv2.GaussianBlur(rng.normal(0, 1, (y1 - y0, x1 - x0)).astype(np.float32), (0, 0), s * 0.12 + 0.5)
-        field /= float(field.std()) + 1e-6
+        noise = rng.normal(0, 1, (y1 - y0, x1 - x0)).astype(np.float32)
+        field = cv2.GaussianBlur(noise, (0, 0), s * 0.12 + 0.5)
+        field = field / (float(field.std()) + 1e-6)
         swirl = 1.0 / (1.0 + np.exp(-3.0 * (field - float(rng.uniform(-0.5, 0.8)))))
         a = (swirl * float(rng.uniform(0.5, 0.9)))[..., None] * m
-        roi = roi * (1 - a) + np.float32(die.marble) * a
+        roi = roi * (1 - a) + np.array(die.marble, np.float32) * a
     if die.translucent > 0:
         ghost = np.zeros((h, w), np.float32)
         for _ in range(int(rng.integers(1, 3))):
@@ -342,7 +343,7 @@ def _body_look(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: fl
             for u, v in PIP_LAYOUT[face]:
                 _disc(ghost, _to_frame(cx, cy, s, angle + turn, u * 1.1 + du, v * 1.1 + dv), s * 0.11, (1, 1, 1))
         g = cv2.GaussianBlur(ghost[y0:y1, x0:x1], (0, 0), s * 0.05 + 0.5)[..., None] * m * die.translucent
-        pip = np.float32(die.pip_colour or PIP_BGR[die.colour])
+        pip = np.array(die.pip_colour or PIP_BGR[die.colour], np.float32)
         roi = roi * (1 - g) + pip * g
     img[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
 
@@ -353,7 +354,7 @@ def _draw_sides(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: f
     Returns the foot's corners."""
     top = _corners(cx, cy, s, angle)
     d = np.array(tilt, np.float32) * s
-    foot = top + d
+    foot: np.ndarray = top + d
     body = BODY_BGR[die.colour]
     pip = die.pip_colour or PIP_BGR[die.colour]
     top_face = die.face if isinstance(die.face, int) else 6
