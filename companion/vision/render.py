@@ -326,10 +326,10 @@ def _body_look(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: fl
     mask = np.zeros((h, w), np.float32)
     _poly(mask, _rounded(cx, cy, s, angle), (1, 1, 1))
     m = mask[y0:y1, x0:x1, None]
-    roi = img[y0:y1, x0:x1].astype(np.float32)
+    roi: np.ndarray = img[y0:y1, x0:x1].astype(np.float32)
     if die.marble is not None:
         noise = rng.normal(0, 1, (y1 - y0, x1 - x0)).astype(np.float32)
-        field = cv2.GaussianBlur(noise, (0, 0), s * 0.12 + 0.5)
+        field: np.ndarray = cv2.GaussianBlur(noise, (0, 0), s * 0.12 + 0.5)
         field = field / (float(field.std()) + 1e-6)
         swirl = 1.0 / (1.0 + np.exp(-3.0 * (field - float(rng.uniform(-0.5, 0.8)))))
         a = (swirl * float(rng.uniform(0.5, 0.9)))[..., None] * m
