@@ -246,8 +246,10 @@ class Rig:
         from companion.vision.reader import read_dice
 
         awaiting = self.table.awaiting()
-        expected = awaiting.dice.count if awaiting is not None and awaiting.dice is not None else None
-        return read_dice(frame, expected=expected)
+        if awaiting is None or awaiting.dice is None:
+            return read_dice(frame)
+        # The game knows how many dice were rolled and which faces they have (a worm only in Heckmeck).
+        return read_dice(frame, expected=awaiting.dice.count, faces=awaiting.dice.faces)
 
     def _offer_reading(self, frame: Any, reading: Any) -> None:
         dice = [

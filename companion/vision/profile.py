@@ -23,6 +23,8 @@ STEPS = 300  # gradient steps when retraining the last layer (milliseconds on a 
 K = 7  # neighbours consulted
 SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s - 1)): 1 when identical
 PRIOR = 1.0  # weight of the classifier's own answer among the neighbours' votes
+SYMBOL = 6  # class index of the symbol face
+SYMBOL_SHARE = 1 / 6  # on dice with a symbol face, it takes one face of six (the Heckmeck worm)
 
 
 @dataclass
@@ -78,9 +80,37 @@ class Profile:
             return scores.probs
         head = self.retrained_head(classifier)
         if head is None:
-            return self.vote_adapt(classifier, scores.probs, scores.embeddings)
-        w, b = head
-        return classifier.softmax(scores.raw @ w.T + b)
+            probs = self.vote_adapt(classifier, scores.probs, scores.embeddings)
+        else:
+            w, b = head
+            probs = classifier.softmax(scores.raw @ w.T + b)
+        return self.weigh_symbols(probs)
+
+    def symbol_odds(self) -> float:
+        """How likely the table's dice have a symbol face at all, from the confirmed dice: even before
+        any; each numbered face confirmed while no symbol face is among them makes it 5/6 as likely
+        as plain dice; after 30 such dice it is about 1 in 240, once one is confirmed it is certain."""
+        faces = [lab for lab in self.labels if 0 <= lab <= SYMBOL]
+        if SYMBOL in faces:
+            return 1.0
+        plain = (1.0 - SYMBOL_SHARE) ** len(faces)
+        return plain / (plain + 1.0)
+
+    def weigh_symbols(self, probs: np.ndarray) -> np.ndarray:
+        """Class probabilities with the symbol face weighed by ``symbol_odds``: an unfamiliar die
+        that the network finds least unlike a symbol face is not read as one at a table whose dice
+        have shown none."""
+        odds = self.symbol_odds()
+        if odds >= 1.0 or probs.shape[1] <= SYMBOL:
+            return probs
+        out = probs.astype(np.float32, copy=True)
+        # The network's own prior counts as even odds. What the symbol face loses goes to the numbered
+        # faces, as they stand: that a die is there is not in question, only which face it shows.
+        lost = out[:, SYMBOL] * (1.0 - min(1.0, odds / 0.5))
+        out[:, SYMBOL] -= lost
+        faces = out[:, :SYMBOL] + 1e-6
+        out[:, :SYMBOL] += lost[:, None] * faces / faces.sum(axis=1, keepdims=True)
+        return out
 
     def retrained_head(self, classifier: FaceClassifier) -> tuple[np.ndarray, np.ndarray] | None:
         if classifier.head is None:

@@ -14,6 +14,7 @@ the die looks unlike anything in the profile. Below ``UNCERTAIN`` the tablet sho
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -120,7 +121,9 @@ class DiceReader:
         self.profile = profile
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
-             die_size: float | None = None) -> Reading:
+             die_size: float | None = None, faces: Sequence[int | str] | None = None) -> Reading:
+        """``faces``: the faces the table's dice can show, when the game knows them (no symbol face
+        outside Heckmeck); a die is then read as the likeliest of those."""
         t0 = time.perf_counter()
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
@@ -128,7 +131,8 @@ class DiceReader:
         found = self._dice_windows(frame, size_hint, prof)
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
-        dice = [self._read_die(frame, w, prof) for w in found]
+        allowed = None if faces is None else np.array([f in faces for f in FACES])
+        dice = [self._read_die(frame, w, prof, allowed) for w in found]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
         return Reading(dice, (time.perf_counter() - t0) * 1000.0)
 
@@ -280,8 +284,11 @@ class DiceReader:
                 out[i] = v
         return out
 
-    def _read_die(self, frame: np.ndarray, w: _Window, prof: Profile | None) -> DieReading:
+    def _read_die(self, frame: np.ndarray, w: _Window, prof: Profile | None, allowed: np.ndarray | None = None
+                  ) -> DieReading:
         face_probs = np.delete(w.probs, self.classifier.not_face)
+        if allowed is not None and allowed.any():
+            face_probs = face_probs * allowed + 1e-6 * allowed
         face_probs = face_probs / max(float(face_probs.sum()), 1e-6)
         network = face_probs
         pips = count_pips(frame, w.cx, w.cy, w.size)
@@ -324,6 +331,7 @@ def default_reader() -> DiceReader:
     return _DEFAULT
 
 
-def read_dice(frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None) -> Reading:
+def read_dice(frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
+              faces: Sequence[int | str] | None = None) -> Reading:
     """Read every die in a BGR frame (any size) with the shipped model and an optional profile."""
-    return default_reader().read(frame, profile=profile, expected=expected)
+    return default_reader().read(frame, profile=profile, expected=expected, faces=faces)

@@ -84,3 +84,20 @@ def test_cli_calibrate_then_eval_with_profile(fixtures, capsys, tmp_path):
 
 def test_cli_bad_image_is_an_error(tmp_path, capsys):
     assert main(["dice", "read", str(tmp_path / "nope.jpg")]) == 2
+
+
+def test_a_profile_without_symbol_faces_makes_them_unlikely():
+    p = Profile()
+    assert p.symbol_odds() == 0.5
+    for i in range(30):
+        p.add(np.zeros((32, 32, 3), np.uint8), i % 6)
+    p.add(np.zeros((32, 32, 3), np.uint8), 7)  # "not a die" windows say nothing of the faces
+    assert 1 / 260 < p.symbol_odds() < 1 / 220
+    # classes: 1-6, worm, none, side. The symbol face's share goes to the numbers; "a die is here"
+    # (1 - none - side) stays as it was.
+    probs = np.array([[0.05, 0.01, 0.02, 0.01, 0.01, 0.0, 0.8, 0.05, 0.05]], np.float32)
+    out = p.weigh_symbols(probs)
+    assert out[0, 6] < 0.01 and int(out[0].argmax()) == 0
+    assert np.isclose(out.sum(), 1.0) and np.allclose(out[0, 7:], probs[0, 7:])
+    p.add(np.zeros((32, 32, 3), np.uint8), 6)  # one confirmed worm: the table has symbol faces
+    assert p.symbol_odds() == 1.0 and np.array_equal(p.weigh_symbols(probs), probs)

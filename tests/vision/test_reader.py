@@ -135,3 +135,17 @@ def test_a_pip_pattern_weighs_against_a_symbol_face():
         assert like[worm] < min(wrong) and like[count - 1] > 50 * like[worm]
     one = _pip_likelihood(1)
     assert one[worm] > max(one[1:6]) and one[0] > 10 * one[worm]
+
+
+def test_the_games_faces_bound_the_reading():
+    # A worm die at a table whose game has no symbol faces reads as a number; a Heckmeck die never
+    # reads as a 6 (its sixth face is the worm).
+    dice = [RenderDie("worm", "white"), RenderDie(6, "white"), RenderDie(3, "white")]
+    frame, drawn = render_dice(dice, seed=11, die_size=50)
+    free = read_dice(frame)
+    assert sorted(map(str, free.values)) == ["3", "6", "worm"]
+    plain = read_dice(frame, faces=(1, 2, 3, 4, 5, 6))
+    assert "worm" not in plain.values and len(plain.dice) == 3
+    heckmeck = read_dice(frame, faces=(1, 2, 3, 4, 5, "worm"))
+    assert 6 not in heckmeck.values and len(heckmeck.dice) == 3
+    assert [d.center for d in plain.dice] == [d.center for d in free.dice]
