@@ -51,10 +51,7 @@ SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's med
 # How often the classical pip counter gives the true face when it gives a count at all (both dev sets'
 # train photos pooled: 86%; plain white dice ~98%, marbled and dark dice with red pips ~78%).
 PIP_RIGHT = 0.85
-# How often the pip counter gives a count of 1, and of each of 2-6, on a symbol face (rendered worms,
-# 99 faces: no count on 90%, a 1 on 6%, a 2 or 3 on 4%, never more). A point-symmetric pattern of
-# pips is strong evidence against a symbol face, whatever the network says of an unfamiliar die.
-PIP_ON_SYMBOL = (0.06, 0.01)
+PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
 
@@ -316,7 +313,7 @@ def _pip_likelihood(count: int) -> np.ndarray:
     """P(counter says ``count`` | true face), per face class (the symbol face has no pips to count)."""
     out = np.full(len(FACES), (1.0 - PIP_RIGHT) / 5.0, np.float32)
     out[FACES.index(count)] = PIP_RIGHT
-    out[FACES.index("worm")] = PIP_ON_SYMBOL[0] if count == 1 else PIP_ON_SYMBOL[1]
+    out[FACES.index("worm")] = PIP_ON_SYMBOL
     return out
 
 

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import FACES, exposure
+from companion.vision import exposure
 from companion.vision.evaluate import LabelledDie, Score, iterate
 from companion.vision.reader import UNCERTAIN, Reading, read_dice
 from companion.vision.render import RenderDie, render_dice
@@ -121,20 +121,6 @@ def test_close_ups_read_large_dice_not_their_pips(reader, fixtures):
     assert score.dice >= 10
     assert score.extra <= 2, score.report()
     assert score.right >= 0.75 * score.dice, score.report()
-
-
-def test_a_pip_pattern_weighs_against_a_symbol_face():
-    # Two or more point-symmetric pips are rarer on a symbol face than a wrong count on a numbered one;
-    # a single blob is not (a worm's head can pass for one pip).
-    from companion.vision.reader import _pip_likelihood
-
-    worm = FACES.index("worm")
-    for count in range(2, 7):
-        like = _pip_likelihood(count)
-        wrong = [like[i] for i in range(6) if i != count - 1]
-        assert like[worm] < min(wrong) and like[count - 1] > 50 * like[worm]
-    one = _pip_likelihood(1)
-    assert one[worm] > max(one[1:6]) and one[0] > 10 * one[worm]
 
 
 def test_the_games_faces_bound_the_reading():
