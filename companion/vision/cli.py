@@ -18,6 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     read.add_argument("--profile", help="a profile made by 'companion dice calibrate'")
     read.add_argument("--annotate", metavar="DIR", help="write each image annotated into DIR")
     read.add_argument("--expected", type=int, help="how many dice there are, if known")
+    read.add_argument("--faces", type=_face, nargs="+", metavar="FACE",
+                      help="the faces the dice can show, if known: e.g. 1 2 3 4 5 6 (no symbol face) "
+                           "or 1 2 3 4 5 worm (Heckmeck)")
     read.set_defaults(func=_read)
 
     ev = dsub.add_parser("eval", help="score the reader against YOLO labels (DIR/images, DIR/labels)")
@@ -27,6 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ev.add_argument("--split", help="'train' or 'test': only that part of the fixed split (split.json)")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. one in training")
+    ev.add_argument("--faces", type=_face, nargs="+", metavar="FACE", help="the faces the dice can show")
     ev.set_defaults(func=_eval)
 
     cal = dsub.add_parser("calibrate", help="build a profile from labelled photos of the table's dice")
@@ -35,6 +39,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     cal.add_argument("--only", nargs="*", help="image stems to use (default: all)")
     cal.add_argument("--model", help="another face classifier (.onnx beside its .json)")
     cal.set_defaults(func=_calibrate)
+
+
+def _face(text: str) -> int | str:
+    from companion.vision import FACES
+
+    value: int | str = int(text) if text.isdigit() else text.lower()
+    if value not in FACES:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a face: 1-6 or 'worm'")
+    return value
 
 
 def _load_profile(path: str | None):  # type: ignore[no-untyped-def]
@@ -62,7 +75,7 @@ def _read(args: argparse.Namespace) -> int:
             print(f"{name}: cannot read image", file=sys.stderr)
             status = 2
             continue
-        reading = reader.read(frame, expected=args.expected)
+        reading = reader.read(frame, expected=args.expected, faces=args.faces)
         if args.json:
             obj = {"image": name, "dice": [d.to_json() for d in reading.dice], "ms": round(reading.ms, 2)}
             print(json.dumps(obj), flush=True)
@@ -94,7 +107,7 @@ def _eval(args: argparse.Namespace) -> int:
     reader = DiceReader(args.model, profile=_load_profile(args.profile))
     score = Score()
     for _, frame, labels in iterate(data, skip=args.skip, only=only):
-        reading = reader.read(frame)
+        reading = reader.read(frame, faces=args.faces)
         dice = [(d.value, d.box, d.center, d.confidence) for d in reading.dice]
         score.add(labels, dice, reading.ms, UNCERTAIN)
     if score.images == 0:

@@ -101,3 +101,18 @@ def test_a_profile_without_symbol_faces_makes_them_unlikely():
     assert np.isclose(out.sum(), 1.0) and np.allclose(out[0, 7:], probs[0, 7:])
     p.add(np.zeros((32, 32, 3), np.uint8), 6)  # one confirmed worm: the table has symbol faces
     assert p.symbol_odds() == 1.0 and np.array_equal(p.weigh_symbols(probs), probs)
+
+
+def test_cli_faces_bound_the_reading_and_bad_faces_are_refused(tmp_path, capsys):
+    import cv2
+    import pytest
+
+    frame, _ = render_dice([RenderDie("worm", "white"), RenderDie(2, "red")], seed=11, die_size=50)
+    image = str(tmp_path / "tray.png")
+    cv2.imwrite(image, frame)
+    assert main(["dice", "read", image, "--json", "--faces", "1", "2", "3", "4", "5", "6"]) == 0
+    values = [d["value"] for d in json.loads(capsys.readouterr().out)["dice"]]
+    assert len(values) == 2 and "worm" not in values
+    with pytest.raises(SystemExit):
+        main(["dice", "read", image, "--faces", "7"])
+    assert "not a face" in capsys.readouterr().err
