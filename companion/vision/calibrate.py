@@ -50,7 +50,7 @@ def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
             size = lab.size * 1.25
         # A label-centred patch too: the reader may place its window either way.
         profile.add(patch(frame, lab.center[0], lab.center[1], size, reader.classifier.patch),
-                    class_of(lab.value))
+                    class_of(lab.value), view=bool(near))
         sizes.append(size / 1.1)
     for cx, cy, size, p in wins:
         far = all(math.dist((cx, cy), lab.center) > 0.8 * max(lab.size, size) for lab in labels)

@@ -32,6 +32,7 @@ class Profile:
     patches: list[np.ndarray] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
     die_size: float = 0.0
+    views: list[bool] = field(default_factory=list)  # True: another patch of the die added just before
     _emb: np.ndarray | None = field(default=None, repr=False)
     _emb_model: int = 0
     _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -40,10 +41,12 @@ class Profile:
     def __len__(self) -> int:
         return len(self.labels)
 
-    def add(self, patch: np.ndarray, label: int) -> None:
-        """Keep one confirmed patch (class index as in the classifier)."""
+    def add(self, patch: np.ndarray, label: int, *, view: bool = False) -> None:
+        """Keep one confirmed patch (class index as in the classifier); ``view``: another patch of the
+        die added just before (it counts once when judging what the table's dice show)."""
         self.patches.append(np.ascontiguousarray(patch, np.uint8))
         self.labels.append(int(label))
+        self.views.append(view)
         self._emb = None
         self._head = None
 
@@ -51,7 +54,7 @@ class Profile:
         arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
         with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
             np.savez_compressed(fh, patches=arr, labels=np.array(self.labels, np.int64),
-                                die_size=np.float64(self.die_size))
+                                die_size=np.float64(self.die_size), views=np.array(self.views, bool))
 
     @classmethod
     def load(cls, path: Path | str) -> Profile:
@@ -59,7 +62,8 @@ class Profile:
             patches = [p for p in data["patches"]]
             labels = [int(v) for v in data["labels"]]
             die_size = float(data["die_size"])
-        return cls(patches, labels, die_size)
+            views = [bool(v) for v in data["views"]] if "views" in data.files else [False] * len(labels)
+        return cls(patches, labels, die_size, views)
 
     def embeddings(self, classifier: FaceClassifier) -> np.ndarray:
         if self._emb is None or self._emb_model != id(classifier):
@@ -90,7 +94,7 @@ class Profile:
         """How likely the table's dice have a symbol face at all, from the confirmed dice: even before
         any; each numbered face confirmed while no symbol face is among them makes it 5/6 as likely
         as plain dice; after 30 such dice it is about 1 in 240, once one is confirmed it is certain."""
-        faces = [lab for lab in self.labels if 0 <= lab <= SYMBOL]
+        faces = [lab for lab, view in zip(self.labels, self.views, strict=True) if 0 <= lab <= SYMBOL and not view]
         if SYMBOL in faces:
             return 1.0
         plain = (1.0 - SYMBOL_SHARE) ** len(faces)

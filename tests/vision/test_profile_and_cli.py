@@ -116,3 +116,14 @@ def test_cli_faces_bound_the_reading_and_bad_faces_are_refused(tmp_path, capsys)
     with pytest.raises(SystemExit):
         main(["dice", "read", image, "--faces", "7"])
     assert "not a face" in capsys.readouterr().err
+
+
+def test_two_patches_of_one_die_count_once(tmp_path):
+    p = Profile()
+    for i in range(12):
+        p.add(np.zeros((32, 32, 3), np.uint8), i % 6)
+        p.add(np.zeros((32, 32, 3), np.uint8), i % 6, view=True)  # the same die, centred otherwise
+    plain = (5 / 6) ** 12
+    assert np.isclose(p.symbol_odds(), plain / (plain + 1))
+    p.save(tmp_path / "t.npz")
+    assert np.isclose(Profile.load(tmp_path / "t.npz").symbol_odds(), p.symbol_odds())
