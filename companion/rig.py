@@ -14,6 +14,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.config import Config
@@ -36,6 +37,17 @@ class DiceView:
     reading: Any = None  # the vision Reading, for the annotated frame
 
 
+@dataclass(frozen=True)
+class _Learn:
+    """A roll the table entered, with the camera view it was read from."""
+
+    view: DiceView
+    dice: list[Any]
+
+
+PROFILE_FILE = "dice_profile.npz"
+
+
 class Rig:
     """Buttons, camera and reader for one table; ``mock`` swaps every part for its simulation."""
 
@@ -52,6 +64,7 @@ class Rig:
         self._frame_lock = threading.Lock()
         self.buttons: Any = None
         self.camera: Any = None  # the simulated camera, read on demand (mock mode)
+        self.profile: Any = None  # the table's dice profile (a real camera only: mock mode reads the truth)
         self.watcher: Any = None  # the real camera's reading thread
         self.lights: Any = None
         self.camera_fps: float | None = None
@@ -114,8 +127,12 @@ class Rig:
         if source == "none":
             self.parts["camera"] = "none (manual entry)"
             return
+        from companion.vision.table_profile import TableProfile
         from companion.watcher import CameraWatcher
 
+        # The table's own dice, learnt from the rolls it confirms (see ``_learn``).
+        self.profile = TableProfile(Path(self.config.store.data_dir) / PROFILE_FILE)
+        self.table.on_input(self._roll_entered)
         self.watcher = CameraWatcher(
             lambda: open_camera(self.config.camera), self._read_frame, self._offer_reading, self._camera_state
         )
@@ -180,6 +197,9 @@ class Rig:
                 return
             if isinstance(event, threading.Event):
                 event.set()
+                continue
+            if isinstance(event, _Learn):
+                self._learn(event)
                 continue
             try:
                 self._handle(event)
@@ -246,10 +266,29 @@ class Rig:
         from companion.vision.reader import read_dice
 
         awaiting = self.table.awaiting()
+        profile = self.profile.profile if self.profile is not None else None
         if awaiting is None or awaiting.dice is None:
-            return read_dice(frame)
+            return read_dice(frame, profile=profile)
         # The game knows how many dice were rolled and which faces they have (a worm only in Heckmeck).
-        return read_dice(frame, expected=awaiting.dice.count, faces=awaiting.dice.faces)
+        return read_dice(frame, profile=profile, expected=awaiting.dice.count, faces=awaiting.dice.faces)
+
+    def _roll_entered(self, action: dict[str, Any]) -> None:
+        """(Under the table's lock.) A roll was entered: learn from it later, on the worker thread, with
+        the reading shown when it was entered."""
+        if isinstance(action, dict) and action.get("type") == "roll" and self.view.reading is not None:
+            self._events.put(_Learn(self.view, list(action.get("dice") or [])))
+
+    def _learn(self, job: _Learn) -> None:
+        from companion.vision.reader import default_reader
+
+        faces = [d.get("face") if isinstance(d, dict) else d for d in job.dice]
+        try:
+            learnt = self.profile.learn(default_reader(), job.view.frame, job.view.reading, faces)
+        except Exception:  # learning is a bonus: a full disk must not stop the game
+            log.exception("learning the table's dice failed")
+            return
+        if learnt:
+            log.info("learnt %d dice; the profile holds %d patches", learnt, len(self.profile.profile))
 
     def _offer_reading(self, frame: Any, reading: Any) -> None:
         dice = [

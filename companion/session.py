@@ -58,6 +58,7 @@ class Table:
         self.rng = rng or random.SystemRandom()  # only for inputs the companion supplies (virtual decks)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
+        self._input_listeners: list[Listener] = []
         self.game_id: int | None = None
         self.timeline: Timeline | None = None
         self.log: list[dict[str, Any]] = []
@@ -82,6 +83,12 @@ class Table:
         with self._lock:
             if listener in self._listeners:
                 self._listeners.remove(listener)
+
+    def on_input(self, listener: Listener) -> None:
+        """``listener(action)`` after each input the table entered (not undo or redo), once it is in the
+        journal: the camera's side learns the table's dice from the rolls it confirmed."""
+        with self._lock:
+            self._input_listeners.append(listener)
 
     def _changed(self) -> None:
         self.version += 1
@@ -203,6 +210,9 @@ class Table:
             if timeline.rules.outcome(timeline.state) is not None or entry["type"] == "undo":
                 self._mark(self.game_id or 0, timeline)
             self._changed()
+            if entry["type"] == "input" and device != COMPANION_DEVICE:
+                for listener in list(self._input_listeners):
+                    listener(entry["action"])
             if supply:
                 self._supply()
             return events

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
-from companion.config import Config
+from companion.config import Config, StoreConfig
 from companion.games.base import RuleViolation
-from companion.rig import Rig
+from companion.rig import PROFILE_FILE, Rig
 from companion.session import Table
+from companion.vision import FACES as FACES_ALL
+from companion.vision.profile import Profile
 from companion.vision.render import RenderDie
 
 FACES = (1, 2, 3, 4, 5, "worm", "worm", 3)
@@ -24,9 +27,10 @@ def wait_for(check: Callable[[], bool], timeout: float = 20.0) -> None:
 
 
 @pytest.fixture
-def rig(table: Table) -> Iterator[Rig]:
+def rig(table: Table, tmp_path: Path) -> Iterator[Rig]:
     """Not mock mode: the camera is opened from the config and read by the vision pipeline."""
-    r = Rig(table, Config(camera={"source": "simulated"}), mock=False, seed=5)
+    config = Config(camera={"source": "simulated"}, store=StoreConfig(data_dir=str(tmp_path)))
+    r = Rig(table, config, mock=False, seed=5)
     table.new_game("heckmeck", ["Ann", "Bob"])
     wait_for(lambda: r.watcher.source is not None)
     yield r
@@ -101,3 +105,29 @@ def test_a_hand_resting_in_the_tray_gives_no_reading(rig: Rig, table: Table) -> 
     rig.watcher.reset()
     frames_later(rig, 15)
     assert table.view()["game"]["reading"] is None
+
+
+def test_confirmed_rolls_teach_the_reader_the_tables_dice(rig: Rig, table: Table, tmp_path: Path) -> None:
+    rig.watcher.source.show([RenderDie(f, "white") for f in FACES])
+    wait_for(lambda: table.view()["game"]["reading"] is not None)
+    reading = rig.view.reading
+    read = [d.value for d in reading.dice]
+    # The table corrects one die on the tablet (in the reading's order) and enters the roll.
+    entered: list[int | str] = list(read)
+    entered[0] = 1 if entered[0] != 1 else 2  # Heckmeck dice: 1-5 and the worm
+    table.submit({"type": "roll", "dice": entered}, device="tablet:a")
+    rig.drain()
+    profile = Profile.load(tmp_path / PROFILE_FILE)
+    assert len(profile) == 8 and rig.profile.profile.labels == profile.labels
+    assert profile.labels == [FACES_ALL.index(f) for f in entered]
+    # The next reading uses the profile (a symbol face was confirmed, so worms stay possible).
+    assert rig.profile.profile.symbol_odds() == 1.0
+
+
+def test_a_roll_unlike_the_reading_teaches_nothing(rig: Rig, table: Table, tmp_path: Path) -> None:
+    rig.watcher.source.show([RenderDie(f, "white") for f in FACES])
+    wait_for(lambda: table.view()["game"]["reading"] is not None)
+    # Typed in by hand while the camera still shows other dice: most faces differ from the reading.
+    table.submit({"type": "roll", "dice": [1, 1, 1, 1, 1, 2, 2, 2]}, device="tablet:a")
+    rig.drain()
+    assert not (tmp_path / PROFILE_FILE).exists() and len(rig.profile.profile) == 0

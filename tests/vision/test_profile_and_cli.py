@@ -127,3 +127,25 @@ def test_two_patches_of_one_die_count_once(tmp_path):
     assert np.isclose(p.symbol_odds(), plain / (plain + 1))
     p.save(tmp_path / "t.npz")
     assert np.isclose(Profile.load(tmp_path / "t.npz").symbol_odds(), p.symbol_odds())
+
+
+def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader, tmp_path, monkeypatch):
+    from companion.vision import table_profile
+    from companion.vision.table_profile import TableProfile
+
+    path = tmp_path / "dice_profile.npz"
+    path.write_bytes(b"not a profile")  # a power cut in the middle of an older version's write
+    kept = TableProfile(path)
+    assert len(kept.profile) == 0
+    frame, drawn = render_dice([RenderDie(f, "white") for f in (2, 4, 5)], seed=3, die_size=50)
+    reading = reader.read(frame)
+    assert len(reading.dice) == 3
+    faces = [d.value for d in reading.dice]
+    monkeypatch.setattr(table_profile, "MAX_PATCHES", 7)
+    assert kept.learn(reader, frame, reading, faces) == 3
+    assert kept.learn(reader, frame, reading, faces) == 3
+    assert kept.learn(reader, frame, reading, faces[:2]) == 0  # not the reading's dice: nothing learnt
+    again = Profile.load(path)
+    assert len(again) == 6 and not (tmp_path / "dice_profile.npz.tmp").exists()
+    assert kept.learn(reader, frame, reading, faces) == 3
+    assert len(Profile.load(path)) == 7  # the oldest dropped beyond the cap

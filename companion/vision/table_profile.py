@@ -1,0 +1,63 @@
+"""The table's own profile, kept on disk and grown from every roll the table confirms.
+
+The daemon reads with it and, each time a roll is entered, adds the dice of the reading that roll
+came from, labelled with the faces the table entered (its corrections included). Only a reading that
+matches the entered roll die for die is learnt from: a roll typed in while the camera still showed
+the previous one must not teach the reader wrong faces.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.vision.calibrate import add_confirmed
+from companion.vision.profile import Profile
+from companion.vision.reader import DiceReader, Reading
+
+log = logging.getLogger(__name__)
+
+MAX_PATCHES = 800  # the oldest are dropped beyond this: retraining the last layer stays well under a second
+MOST_CORRECTED = 0.5  # a roll that differs from the reading in more than this share of dice is not learnt
+
+
+class TableProfile:
+    """A profile file that grows with confirmed rolls; ``profile`` is what the reader uses."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.profile = Profile()
+        if self.path.exists():
+            try:
+                self.profile = Profile.load(self.path)
+            except Exception as exc:  # a damaged file: read without it, and say so; it is replaced on the next roll
+                log.warning("dice profile %s unreadable, starting afresh: %s", self.path, exc)
+
+    def learn(self, reader: DiceReader, frame: Any, reading: Reading, faces: Sequence[int | str]) -> int:
+        """Add the reading's dice labelled with the entered ``faces`` (in the reading's order) and save;
+        returns how many dice were learnt (0 when the roll does not match the reading)."""
+        if frame is None or len(faces) != len(reading.dice) or not faces:
+            return 0
+        changed = sum(1 for d, f in zip(reading.dice, faces, strict=True) if str(d.value) != str(f))
+        if changed > MOST_CORRECTED * len(faces):
+            return 0
+        for die, face in zip(reading.dice, faces, strict=True):
+            add_confirmed(self.profile, reader, frame, die, face)
+        if len(self.profile) > MAX_PATCHES:
+            keep = slice(len(self.profile) - MAX_PATCHES, None)
+            self.profile = Profile(self.profile.patches[keep], self.profile.labels[keep], self.profile.die_size,
+                                   self.profile.views[keep])
+        self.save()
+        return len(faces)
+
+    def save(self) -> None:
+        """Written beside the final file and moved over it: a power cut leaves the old profile or the new."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        self.profile.save(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
