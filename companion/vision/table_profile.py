@@ -44,20 +44,23 @@ class TableProfile:
         changed = sum(1 for d, f in zip(reading.dice, faces, strict=True) if str(d.value) != str(f))
         if changed > MOST_CORRECTED * len(faces):
             return 0
+        # A new profile, swapped in whole: the camera thread may be reading with the old one meanwhile.
+        old = self.profile
+        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views))
         for die, face in zip(reading.dice, faces, strict=True):
-            add_confirmed(self.profile, reader, frame, die, face)
-        if len(self.profile) > MAX_PATCHES:
-            keep = slice(len(self.profile) - MAX_PATCHES, None)
-            self.profile = Profile(self.profile.patches[keep], self.profile.labels[keep], self.profile.die_size,
-                                   self.profile.views[keep])
-        self.save()
+            add_confirmed(grown, reader, frame, die, face)
+        if len(grown) > MAX_PATCHES:
+            keep = slice(len(grown) - MAX_PATCHES, None)
+            grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep])
+        self._save(grown)
+        self.profile = grown
         return len(faces)
 
-    def save(self) -> None:
+    def _save(self, profile: Profile) -> None:
         """Written beside the final file and moved over it: a power cut leaves the old profile or the new."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
-        self.profile.save(tmp)
+        profile.save(tmp)
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.replace(tmp, self.path)
