@@ -33,6 +33,8 @@ def main() -> None:
     ap.add_argument("--model", required=True)
     ap.add_argument("--set", required=True, choices=["nell-byler-d6", "matteop65-webcam"])
     ap.add_argument("--part", default="tune", choices=["tune", "test"])
+    ap.add_argument("--plain", action="store_true",
+                    help="read as the daemon does for a game without symbol faces (faces 1-6 only)")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
     train = split["train"]
@@ -45,11 +47,12 @@ def main() -> None:
     for name, prof in (("no profile", None), ("profile", profile)):
         score = Score()
         for _, frame, labels in frames:
-            reading = reader.read(frame, profile=prof)
+            reading = reader.read(frame, profile=prof, faces=(1, 2, 3, 4, 5, 6) if args.plain else None)
             score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
         s = score.summary()
         _, answered, wrong = score.at_abstention()
-        print(f"{args.set} {args.part} {name}: dice {s['dice']} right {100 * s['accuracy']:.2f}% "  # type: ignore[operator]
+        what = f"{args.set} {args.part}{' plain' if args.plain else ''} {name}"
+        print(f"{what}: dice {s['dice']} right {100 * s['accuracy']:.2f}% "  # type: ignore[operator]
               f"missed {s['missed']} extra {s['extra']} at 5%: answered {100 * answered:.1f}% "
               f"wrong {100 * wrong:.2f}%", flush=True)
 
