@@ -3,12 +3,14 @@
 1. ``segment`` proposes die-sized windows by classical means (tray model, colour and detail cues).
 2. The classifier scores every window at once (faces 1-6, symbol face, not a die); non-maximum
    suppression keeps one window per die.
-3. With a profile, the die's nearest neighbours among the table's confirmed dice vote too.
+3. With a profile, the classifier's last layer is retrained on the table's confirmed dice, and a
+   symbol face becomes unlikely once many dice were confirmed without one; the game's faces, when
+   given, bound the answer the same way.
 4. ``pips`` counts pips classically; where count and classifier disagree the die is uncertain.
 5. ``colour`` names the body colour.
 
-The confidence is the calibrated probability of the answer, lowered when the two readers disagree or
-the die looks unlike anything in the profile. Below ``UNCERTAIN`` the tablet should ask for one tap.
+The confidence is the calibrated probability of the answer, lowered when the two readers disagree.
+Below ``UNCERTAIN`` the tablet should ask for one tap.
 """
 
 from __future__ import annotations
