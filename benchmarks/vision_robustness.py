@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from companion.vision.evaluate import LabelledDie, Score, iterate  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 
-DATA = Path("/work/shared/data/dice")
+DATA = ROOT.parent / "shared" / "data" / "dice"  # ../shared beside the repository
 CHANGES = ["none", "rot90", "scale2.5", "scale0.6", "dim0.45", "shade", "warm", "noise8", "blur1.5", "jpeg30",
            "zoom1.5", "zoom2", "zoom3", "tile"]
 

@@ -17,9 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.vision.evaluate import Score, iterate  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
-from training.dev_split import dev_split  # noqa: E402
-
-DATA = Path("/work/shared/data/dice")
+from training.dev_split import DATA, dev_split  # noqa: E402
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLIT = ROOT / "companion" / "vision" / "split.json"
+DATA = ROOT.parent / "shared" / "data" / "dice"  # the dev photos, in ../shared beside the repository
 
 
 def dev_split() -> dict[str, tuple[list[str], list[str]]]:

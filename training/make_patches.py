@@ -34,9 +34,8 @@ from companion.vision.crops import PATCH  # noqa: E402
 from companion.vision.evaluate import iterate  # noqa: E402
 from companion.vision.render import BODY_BGR, RenderDie, RenderedDie, random_dice, render_dice  # noqa: E402
 from companion.vision.segment import find_dice, windows  # noqa: E402
-from training.dev_split import dev_split  # noqa: E402
+from training.dev_split import DATA, dev_split  # noqa: E402
 
-DATA = Path("/work/shared/data/dice")
 # How a label box relates to the whole die: nell boxes the whole die, matteop65 only the top face.
 WHOLE_DIE = {"nell-byler-d6": 1.0, "matteop65-webcam": 1.5}
 BG = 7

@@ -24,8 +24,7 @@ sys.path.insert(0, str(ROOT))
 from companion.vision.calibrate import build_profile  # noqa: E402
 from companion.vision.evaluate import Score, iterate  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
-
-DATA = Path("/work/shared/data/dice")
+from training.dev_split import DATA  # noqa: E402
 
 
 def main() -> None:

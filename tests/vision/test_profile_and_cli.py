@@ -137,7 +137,7 @@ def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader,
     path.write_bytes(b"not a profile")  # a power cut in the middle of an older version's write
     kept = TableProfile(path)
     assert len(kept.profile) == 0
-    frame, drawn = render_dice([RenderDie(f, "white") for f in (2, 4, 5)], seed=3, die_size=50)
+    frame, _ = render_dice([RenderDie(f, "white") for f in (2, 4, 5)], seed=3, die_size=50)
     reading = reader.read(frame)
     assert len(reading.dice) == 3
     faces = [d.value for d in reading.dice]

@@ -127,7 +127,7 @@ def test_the_games_faces_bound_the_reading():
     # A worm die at a table whose game has no symbol faces reads as a number; a Heckmeck die never
     # reads as a 6 (its sixth face is the worm).
     dice = [RenderDie("worm", "white"), RenderDie(6, "white"), RenderDie(3, "white")]
-    frame, drawn = render_dice(dice, seed=11, die_size=50)
+    frame, _ = render_dice(dice, seed=11, die_size=50)
     free = read_dice(frame)
     assert sorted(map(str, free.values)) == ["3", "6", "worm"]
     plain = read_dice(frame, faces=(1, 2, 3, 4, 5, 6))
