@@ -3,7 +3,7 @@
 Buttons and camera only ever *produce* inputs: a button handler puts its event on a queue, one worker
 thread turns events into table actions (confirm, undo, next, re-read), so the game never runs inside a
 gpiozero callback. The camera's settled reading is offered to the table; the confirm button or a tap
-on the tablet accepts it.
+on the tablet accepts it. During the guided calibration (``calibration.py``) readings go to it instead.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.calibration import Calibration, DiceSet
 from companion.config import Config
 from companion.games.base import RuleViolation
 from companion.session import Table
@@ -43,6 +44,7 @@ class _Learn:
 
     view: DiceView
     dice: list[Any]
+    generation: int  # the profile's generation when the roll was entered: a forgotten set is not taught
 
 
 PROFILE_FILE = "dice_profile.npz"
@@ -64,7 +66,13 @@ class Rig:
         self._frame_lock = threading.Lock()
         self.buttons: Any = None
         self.camera: Any = None  # the simulated camera, read on demand (mock mode)
-        self.profile: Any = None  # the table's dice profile (a real camera only: mock mode reads the truth)
+        # The table's dice profile: with a real camera from the start; in mock mode (where games read the
+        # renderer's truth) only once the guided calibration or "forget" needs it.
+        self.profile: Any = None
+        self.profile_path = Path(config.store.data_dir) / PROFILE_FILE
+        self._profile_lock = threading.RLock()  # learning (worker, calibration) and forgetting take turns
+        self._generation = 0  # counts forgets
+        self.calibration: Calibration | None = None
         self.watcher: Any = None  # the real camera's reading thread
         self.lights: Any = None
         self.camera_fps: float | None = None
@@ -81,6 +89,7 @@ class Rig:
         self._worker.start()
         table.subscribe(self._show_lights)
         table.set_status("devices", self.status())
+        table.set_status("calibration", self.calibration_status())
 
     def _show_lights(self, view: dict[str, Any]) -> None:
         """Status LEDs follow the table: amber while dice are awaited, red on a camera fault, else green."""
@@ -131,7 +140,7 @@ class Rig:
         from companion.watcher import CameraWatcher
 
         # The table's own dice, learnt from the rolls it confirms (see ``_learn``).
-        self.profile = TableProfile(Path(self.config.store.data_dir) / PROFILE_FILE)
+        self.profile = TableProfile(self.profile_path)
         self.table.on_input(self._roll_entered)
         self.watcher = CameraWatcher(
             lambda: open_camera(self.config.camera), self._read_frame, self._offer_reading, self._camera_state
@@ -210,7 +219,9 @@ class Rig:
 
     def _handle(self, event: Any) -> None:
         name, kind, device = event.button, event.kind, event.device
-        if name == "confirm":
+        if name == "confirm" and kind != "long" and self.calibration is not None:
+            self.confirm_calibration(None)  # the reading as it is, like a confirm during a game
+        elif name == "confirm":
             if kind == "long":
                 self.reread()
             else:
@@ -233,23 +244,34 @@ class Rig:
             return None
         if self.camera is None:
             raise RuleViolation("No camera is working: enter the dice on the tablet.")
+        if self.calibration is not None:
+            frame = self._grab("check the simulated camera on the health page")
+            self._show_calibration(frame, self._read_frame(frame))
+            return None
+        frame = self._grab("enter the dice on the tablet")
+        dice = [{"face": d.face, "colour": d.colour} for d in self.camera.dice]
+        self._offer(frame, dice, None)
+        return dice
+
+    def _grab(self, advice: str) -> Any:
+        """A frame from the simulated camera; a failure is reported on the tablet and refused."""
         try:
             frame = self.camera.read()
         except Exception as exc:  # unplugged mid-game: say so, and the tablet entry carries on
             self.parts["camera"] = f"simulated: failing ({exc})"
             self.table.set_status("devices", self.status())
-            raise RuleViolation("The camera is not answering: enter the dice on the tablet.") from exc
+            raise RuleViolation(f"The camera is not answering: {advice}.") from exc
         if self.parts.get("camera") != "simulated":
             self.parts["camera"] = "simulated"
             self.table.set_status("devices", self.status())
-        dice = [{"face": d.face, "colour": d.colour} for d in self.camera.dice]
-        self._offer(frame, dice, None)
-        return dice
+        return frame
 
     def simulate_roll(self) -> list[dict[str, Any]] | None:
         """Mock mode: put a random roll of the awaited dice under the simulated camera and read it."""
         if not self.mock or self.camera is None:
             raise RuleViolation("Only the simulated camera can roll by itself.")
+        if self.calibration is not None:
+            raise RuleViolation("The dice are being taught: press Done on the calibration first.")
         awaiting = self.table.awaiting()
         if awaiting is None or awaiting.dice is None:
             raise RuleViolation("The game is not waiting for dice.")
@@ -265,8 +287,12 @@ class Rig:
     def _read_frame(self, frame: Any) -> Any:
         from companion.vision.reader import read_dice
 
-        awaiting = self.table.awaiting()
         profile = self.profile.profile if self.profile is not None else None
+        calibration = self.calibration
+        if calibration is not None:  # the set being taught: its faces, and its count if the table gave it
+            dice = calibration.dice
+            return read_dice(frame, profile=profile, expected=dice.count, faces=dice.faces)
+        awaiting = self.table.awaiting()
         if awaiting is None or awaiting.dice is None:
             return read_dice(frame, profile=profile)
         # The game knows how many dice were rolled and which faces they have (a worm only in Heckmeck).
@@ -276,14 +302,17 @@ class Rig:
         """(Under the table's lock.) A roll was entered: learn from it later, on the worker thread, with
         the reading shown when it was entered."""
         if isinstance(action, dict) and action.get("type") == "roll" and self.view.reading is not None:
-            self._events.put(_Learn(self.view, list(action.get("dice") or [])))
+            self._events.put(_Learn(self.view, list(action.get("dice") or []), self._generation))
 
     def _learn(self, job: _Learn) -> None:
         from companion.vision.reader import default_reader
 
         faces = [d.get("face") if isinstance(d, dict) else d for d in job.dice]
         try:
-            learnt = self.profile.learn(default_reader(), job.view.frame, job.view.reading, faces)
+            with self._profile_lock:
+                if job.generation != self._generation:
+                    return  # the table forgot its dice after this roll was entered
+                learnt = self.profile.learn(default_reader(), job.view.frame, job.view.reading, faces)
         except Exception:  # learning is a bonus: a full disk must not stop the game
             log.exception("learning the table's dice failed")
             return
@@ -291,6 +320,9 @@ class Rig:
             log.info("learnt %d dice; the profile holds %d patches", learnt, len(self.profile.profile))
 
     def _offer_reading(self, frame: Any, reading: Any) -> None:
+        if self.calibration is not None:
+            self._show_calibration(frame, reading)
+            return
         dice = [
             {"face": d.value, "colour": d.colour, "confidence": round(d.confidence, 3), "state": d.state}
             for d in reading.dice
@@ -312,8 +344,8 @@ class Rig:
 
     def frame_jpeg(self) -> bytes | None:
         with self._frame_lock:
-            view = self.view
-            if view.frame is None:
+            view = self.calibration.view if self.calibration is not None else self.view
+            if view is None or view.frame is None:
                 return None
             if view.jpeg is None:
                 import cv2
@@ -327,6 +359,102 @@ class Rig:
                 ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 view.jpeg = bytes(buf) if ok else None
             return view.jpeg
+
+    # --- the guided calibration (see calibration.py) ---------------------------------------------
+    def start_calibration(self, dice: DiceSet) -> dict[str, Any]:
+        """From now on the camera's readings are shown for correction and learnt, not offered to the game."""
+        if self.calibration is not None:
+            raise RuleViolation("The dice are already being taught: press Done first.")
+        if self.camera is None and self.watcher is None:
+            raise RuleViolation("No camera is attached: the dice can only be taught with a camera.")
+        self._table_profile()  # loaded now, so the first confirm does not wait for it
+        self.calibration = Calibration(dice, self._learn_now)
+        self._calibration_changed()
+        return self.calibration_status()
+
+    def calibration_roll(self) -> dict[str, Any]:
+        """Mock mode: a random roll of the set under the simulated camera, read by the real reader."""
+        calibration = self._calibrating()
+        if not self.mock or self.camera is None:
+            raise RuleViolation("Only the simulated camera can roll by itself: roll the dice into the tray.")
+        from companion.vision.render import RenderDie
+
+        faces = calibration.dice.faces
+        self.camera.show([RenderDie(self.rng.choice(faces)) for _ in range(calibration.dice.default_count)])
+        frame = self._grab("check the simulated camera on the health page")
+        self._show_calibration(frame, self._read_frame(frame))
+        return self.calibration_status()
+
+    def confirm_calibration(self, faces: list[Any] | None, number: int | None = None) -> int:
+        """Learn the shown reading with the table's faces (None: as read); returns the dice learnt."""
+        calibration = self._calibrating()
+        if faces is None:
+            view = calibration.view
+            faces = [] if view is None or view.reading is None else [d.value for d in view.reading.dice]
+        learnt = calibration.confirm(faces, number)
+        self._calibration_changed()
+        return learnt
+
+    def stop_calibration(self) -> dict[str, Any]:
+        """Done: readings go to the game again; returns what the calibration taught."""
+        status = self._calibrating().status()
+        self.calibration = None
+        self._calibration_changed()
+        return status
+
+    def forget_dice(self) -> bool:
+        """A new dice set at the table: the learnt profile is deleted; True when there was one."""
+        with self._profile_lock:
+            forgot = bool(self._table_profile().forget())
+            self._generation += 1
+        if self.calibration is not None:
+            self.calibration.forgotten()
+        self._calibration_changed()
+        return forgot
+
+    def calibration_status(self) -> dict[str, Any]:
+        calibration = self.calibration
+        out: dict[str, Any] = calibration.status() if calibration is not None else {"active": False}
+        out["can_roll"] = self.mock and self.camera is not None
+        out["has_camera"] = self.camera is not None or self.watcher is not None
+        out["learnt"] = None if self.profile is None else len(self.profile.profile)
+        out["saved"] = self.profile_path.exists()
+        return out
+
+    def _calibrating(self) -> Calibration:
+        calibration = self.calibration
+        if calibration is None:
+            raise RuleViolation("The dice are not being taught: start the calibration first.")
+        return calibration
+
+    def _calibration_changed(self) -> None:
+        self.table.set_status("calibration", self.calibration_status())
+
+    def _show_calibration(self, frame: Any, reading: Any) -> None:
+        calibration = self.calibration
+        if calibration is None:
+            return
+        with self._frame_lock:
+            calibration.show(DiceView(frame=frame, at=time.time(), reading=reading))
+        self._calibration_changed()
+
+    def _table_profile(self) -> Any:
+        with self._profile_lock:
+            if self.profile is None:
+                from companion.vision.table_profile import TableProfile
+
+                self.profile = TableProfile(self.profile_path)
+            return self.profile
+
+    def _learn_now(self, frame: Any, reading: Any, faces: list[Any]) -> int:
+        """A calibration roll, learnt at once so the tablet hears whether it was taken."""
+        from companion.vision.reader import default_reader
+
+        with self._profile_lock:
+            try:
+                return int(self._table_profile().learn(default_reader(), frame, reading, faces))
+            except OSError as exc:
+                raise RuleViolation(f"The dice could not be saved ({exc}): free some space and confirm again.") from exc
 
     def close(self) -> None:
         self.table.unsubscribe(self._show_lights)

@@ -56,6 +56,17 @@ class TableProfile:
         self.profile = grown
         return len(faces)
 
+    def forget(self) -> bool:
+        """Start afresh (a new dice set at the table); True when a saved profile was deleted. The empty
+        profile is swapped in before the file goes, so a read meanwhile uses one or the other."""
+        self.profile = Profile()
+        self.path.with_name(self.path.name + ".tmp").unlink(missing_ok=True)
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
     def _save(self, profile: Profile) -> None:
         """Written beside the final file and moved over it: a power cut leaves the old profile or the new."""
         self.path.parent.mkdir(parents=True, exist_ok=True)

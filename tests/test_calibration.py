@@ -1,0 +1,180 @@
+"""The guided calibration in mock mode: the real reader reads rendered rolls, the table corrects and
+confirms them, and they are learnt into the table's profile; refused readings change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.calibration import HECKMECK, DiceSet, Progress
+from companion.config import Config
+from companion.games.base import MalformedAction, RuleViolation
+from companion.rig import PROFILE_FILE, Rig
+from companion.session import Table
+from companion.vision.render import RenderDie
+
+
+@pytest.fixture
+def rig(table: Table, config: Config) -> Iterator[Rig]:
+    r = Rig(table, config, mock=True, seed=5)
+    yield r
+    r.close()
+
+
+def profile_file(config: Config) -> Path:
+    return Path(config.store.data_dir) / PROFILE_FILE
+
+
+def shown(rig: Rig) -> list[Any]:
+    reading = rig.calibration_status()["reading"]
+    assert reading is not None, "no reading shown"
+    return [d["value"] for d in reading["dice"]]
+
+
+def other(face: Any, faces: tuple[Any, ...] = (1, 2, 3, 4, 5, 6)) -> Any:
+    return next(f for f in faces if f != face)
+
+
+def test_a_roll_is_read_corrected_confirmed_and_learnt(rig: Rig, table: Table, config: Config) -> None:
+    status = rig.start_calibration(DiceSet(count=5))
+    assert status["active"] and status["rolls"] == 0 and status["reading"] is None and status["can_roll"]
+    rig.calibration_roll()
+    status = table.view()["status"]["calibration"]  # pushed to every page with the view
+    reading = status["reading"]
+    assert len(reading["dice"]) == 5 and reading["note"] == "" and reading["size"] == [640, 480]
+    assert all(len(d["box"]) == 4 and 0 <= d["confidence"] <= 1 for d in reading["dice"])
+    assert rig.frame_jpeg()[:2] == b"\xff\xd8"  # type: ignore[index]  # the calibration reading, annotated
+
+    faces = [d["value"] for d in reading["dice"]]
+    faces[0] = other(faces[0])  # the table corrects one die
+    assert rig.confirm_calibration(faces, reading["number"]) == 5
+    status = rig.calibration_status()
+    assert (status["rolls"], status["dice"], status["reading"]) == (1, 5, None)
+    assert sum(status["seen"].values()) == 5 and status["seen"][str(faces[0])] >= 1
+    assert status["learnt"] == 5 and status["saved"] and profile_file(config).exists()
+    labels = rig.profile.profile.labels
+    assert labels == [(1, 2, 3, 4, 5, 6, "worm").index(f) for f in faces]  # the corrected face is learnt
+
+
+def test_readings_go_to_the_calibration_not_the_game(rig: Rig, table: Table) -> None:
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    rig.start_calibration(DiceSet(HECKMECK, 8))
+    rig.calibration_roll()
+    assert set(shown(rig)) <= set(HECKMECK)  # read with the set's faces: no 6
+    assert table.view()["game"]["reading"] is None
+    with pytest.raises(RuleViolation, match="being taught"):
+        rig.simulate_roll()
+    rig.stop_calibration()
+    assert rig.calibration_status()["active"] is False
+    assert rig.simulate_roll() is not None and table.view()["game"]["reading"] is not None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda faces: faces[:-1], "give one face for each"),
+        (lambda faces: [other(f) for f in faces[:3]] + faces[3:], "3 of 5 dice were corrected"),
+    ],
+)
+def test_a_reading_that_cannot_be_learnt_changes_nothing(rig: Rig, config: Config, change: Any, message: str) -> None:
+    rig.start_calibration(DiceSet())
+    rig.calibration_roll()
+    before = rig.calibration_status()
+    with pytest.raises(RuleViolation, match=message):
+        rig.confirm_calibration(change(shown(rig)))
+    assert rig.calibration_status() == before  # the reading is still there to correct properly
+    assert not profile_file(config).exists()
+
+
+def test_a_roll_with_dice_missing_is_refused(rig: Rig) -> None:
+    rig.start_calibration(DiceSet(count=5))
+    rig.camera.show([RenderDie(f) for f in (1, 2, 6, 4)])  # one die fell off the tray
+    rig.reread()
+    assert "sees 4 dice but the set has 5" in rig.calibration_status()["reading"]["note"]
+    with pytest.raises(RuleViolation, match="sees 4 dice"):
+        rig.confirm_calibration(shown(rig))
+    assert rig.calibration_status()["rolls"] == 0
+
+
+def test_each_reading_is_learnt_once_and_only_while_current(rig: Rig) -> None:
+    with pytest.raises(RuleViolation, match="start the calibration"):
+        rig.confirm_calibration([1, 2, 3])
+    rig.start_calibration(DiceSet())
+    with pytest.raises(RuleViolation, match="no reading"):
+        rig.confirm_calibration([1, 2, 3])
+    rig.calibration_roll()
+    first = rig.calibration_status()["reading"]["number"]
+    rig.calibration_roll()  # re-rolled before the first was confirmed
+    with pytest.raises(RuleViolation, match="new roll since"):
+        rig.confirm_calibration(shown(rig), first)
+    with pytest.raises(MalformedAction, match="cannot show 'worm'"):
+        rig.confirm_calibration(["worm"] * 5)
+    rig.confirm_calibration(shown(rig), first + 1)
+    with pytest.raises(RuleViolation, match="no reading"):
+        rig.confirm_calibration([1, 2, 3, 4, 5])
+    assert rig.calibration_status()["rolls"] == 1
+
+
+def test_the_confirm_button_takes_the_reading_as_read(rig: Rig, table: Table) -> None:
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    rig.start_calibration(DiceSet())
+    rig.calibration_roll()
+    rig.press("confirm")
+    assert rig.calibration_status()["rolls"] == 1
+    assert table.view()["game"]["inputs"] == 0  # the game was not touched
+
+
+def test_forgetting_the_dice_deletes_the_profile(rig: Rig, config: Config) -> None:
+    assert rig.forget_dice() is False  # nothing learnt yet: nothing to delete
+    rig.start_calibration(DiceSet())
+    rig.calibration_roll()
+    rig.confirm_calibration(None)
+    assert profile_file(config).exists()
+    assert rig.forget_dice() is True
+    status = rig.calibration_status()
+    assert not profile_file(config).exists() and status["learnt"] == 0 and not status["saved"]
+    assert (status["rolls"], status["dice"], status["active"]) == (0, 0, True)
+
+
+def test_calibration_needs_a_camera_and_starts_once(table: Table, config: Config, rig: Rig) -> None:
+    rig.start_calibration(DiceSet())
+    with pytest.raises(RuleViolation, match="already being taught"):
+        rig.start_calibration(DiceSet())
+    rig.mock = False  # a real rig whose camera is a real one: it cannot roll by itself
+    with pytest.raises(RuleViolation, match="roll the dice into the tray"):
+        rig.calibration_roll()
+    rig.stop_calibration()
+    rig.camera = None
+    with pytest.raises(RuleViolation, match="No camera"):
+        rig.start_calibration(DiceSet())
+
+
+@pytest.mark.parametrize(
+    ("faces", "count", "message"),
+    [
+        ((1,), None, "at least two"),
+        ((1, 1, 2), None, "at least two different"),
+        ((1, 7), None, "not 7"),
+        ((True, 2), None, "not True"),
+        ((1, "1"), None, "not '1'"),
+        ((1, 2), 0, "from 1 to 16"),
+        ((1, 2), 17, "from 1 to 16"),
+    ],
+)
+def test_a_dice_set_is_checked(faces: tuple[Any, ...], count: int | None, message: str) -> None:
+    with pytest.raises(MalformedAction, match=message):
+        DiceSet(faces, count)
+
+
+def test_enough_means_every_face_seen_twice_over_five_rolls() -> None:
+    progress = Progress()
+    dice = DiceSet((1, 2))
+    for _ in range(4):
+        progress.add([1, 2])
+    assert not progress.enough(dice)  # every face twice, but only 4 rolls
+    progress.add([1, 1])
+    assert progress.enough(dice) and progress.seen == {"1": 6, "2": 4}
+    assert not progress.enough(DiceSet((1, 2, 3)))
