@@ -14,23 +14,25 @@ if (!deviceId) {
 }
 
 // ---- talking to the companion ------------------------------------------------------------
-async function call(path, body, { raw = false, retry = true } = {}) {
+// quiet: the caller shows the error itself (a toast is hidden behind an open dialog)
+async function call(path, body, { raw = false, retry = true, method = "POST", quiet = false } = {}) {
   const headers = { "X-Table-Pin": store.getItem("pin") || "", "X-Device": deviceId };
   if (!raw) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
-    method: "POST", headers, body: raw ? body : JSON.stringify(body || {}),
+    method, headers, body: raw ? body : JSON.stringify(body || {}),
   });
   const data = await res.json().catch(() => ({ error: res.statusText }));
   if (res.status === 403 && retry) {
-    if (await askPin(data.error)) return call(path, body, { raw, retry: false });
+    if (await askPin(data.error)) return call(path, body, { raw, retry: false, method, quiet });
     throw new Error(data.error);
   }
   if (!res.ok) {
-    toast(data.error || `Request failed (${res.status})`);
-    throw new Error(data.error);
+    if (!quiet) toast(data.error || `Request failed (${res.status})`);
+    throw new Error(data.error || `Request failed (${res.status})`);
   }
   return data;
 }
+window.callApi = call;
 
 function submit(action) { return call("/api/input", { action }).catch(() => {}); }
 window.submitAction = submit;
@@ -79,6 +81,7 @@ function updatePinButton(unlocked) {
 }
 
 // ---- rendering -----------------------------------------------------------------------------
+window.dieEl = dieEl;
 function dieEl(face, extra = "") {
   const d = document.createElement("span");
   d.className = `die ${extra}`;
@@ -115,6 +118,7 @@ function render(v) {
   }
   $("banner").hidden = !banner;
   $("banner").textContent = banner || "";
+  if (window.Calibration) window.Calibration.render(v.status.calibration);
   if (!g) {
     $("title").textContent = "Vegas Table Companion";
     $("waiting").textContent = "No game yet. Press “New game” to start one.";

@@ -1,0 +1,143 @@
+// "Teach the dice": the guided calibration. While it runs the camera's readings come here instead of
+// to the game; the table corrects each one (tap a die, then its face) and confirms it, and the companion
+// learns those dice. The state arrives with every view (status.calibration), like everything else.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SETS = { plain: [1, 2, 3, 4, 5, 6], heckmeck: [1, 2, 3, 4, 5, "worm"] };
+  const CROP = 56; // px: each die's button shows the die as the camera saw it
+  let status = {};
+  let faces = []; // the table's faces for the shown reading, corrections included
+  let number = null; // which reading they belong to
+  let selected = 0; // the die the face buttons set
+
+  async function send(path, body, method = "POST") {
+    $("teach-error").textContent = "";
+    try {
+      return await window.callApi(path, body, { method, quiet: true });
+    } catch (e) {
+      $("teach-error").textContent = e.message; // a toast would hide behind this dialog
+      return null;
+    }
+  }
+
+  function render(s) {
+    status = s || {};
+    const button = $("btn-teach");
+    button.hidden = !status.has_camera;
+    button.textContent = status.active ? "Teaching the dice…" : "Teach the dice";
+    button.classList.toggle("primary", !!status.active);
+    if ($("dlg-teach").open) draw();
+  }
+
+  function draw() {
+    const active = !!status.active;
+    $("teach-setup").hidden = active;
+    $("teach-run").hidden = !active;
+    $("teach-done").hidden = !active;
+    $("teach-learnt").textContent = status.learnt
+      ? `The reader keeps ${status.learnt} pictures of this table's dice.`
+      : (status.saved ? "The reader has learnt this table's dice." : "The reader has not learnt this table's dice yet.");
+    $("teach-forget").disabled = !status.saved && !status.learnt;
+    if (!active) return;
+    const reading = status.reading;
+    if (!reading) { faces = []; number = null; }
+    else if (reading.number !== number) {
+      number = reading.number;
+      faces = reading.dice.map((d) => d.value);
+      selected = 0;
+    }
+    drawReading(reading);
+    drawProgress();
+    $("teach-roll").hidden = !status.can_roll;
+  }
+
+  function drawReading(reading) {
+    const photo = $("teach-photo");
+    photo.hidden = !reading;
+    const url = reading ? `/api/camera/frame.jpg?reading=${reading.number}` : "";
+    if (reading && photo.dataset.src !== url) { photo.src = url; photo.dataset.src = url; }
+    $("teach-note").textContent = !reading
+      ? (status.can_roll ? "Press Roll to throw the simulated dice." : "Roll the whole set into the tray.")
+      : (reading.note || "Tap a die that was read wrong, then its face. Then confirm.");
+    $("teach-dice").replaceChildren(...(reading ? reading.dice : []).map((d, i) => dieButton(d, i, reading, url)));
+    $("teach-faces").replaceChildren(...(reading ? status.faces : []).map((f) => {
+      const b = window.h("button", "face");
+      b.type = "button";
+      b.dataset.face = f;
+      b.append(window.dieEl(f));
+      b.onclick = () => {
+        faces[selected] = f;
+        selected = (selected + 1) % faces.length;
+        draw();
+      };
+      return b;
+    }));
+    $("teach-confirm").disabled = !reading || !!reading.note;
+  }
+
+  function dieButton(d, i, reading, url) {
+    const b = window.h("button", "teach-die" + (i === selected ? " selected" : ""));
+    b.type = "button";
+    b.dataset.index = i;
+    b.dataset.face = faces[i];
+    b.title = `read as ${d.value} (${Math.round(100 * d.confidence)}% sure)`;
+    const [x0, y0, x1, y1] = d.box;
+    const [w, h] = reading.size;
+    const scale = CROP / Math.max(x1 - x0, y1 - y0, 1);
+    const crop = window.h("span", "teach-crop");
+    crop.style.backgroundImage = `url("${url}")`;
+    crop.style.backgroundSize = `${w * scale}px ${h * scale}px`;
+    crop.style.backgroundPosition = `${-x0 * scale}px ${-y0 * scale}px`;
+    const corrected = String(faces[i]) !== String(d.value);
+    b.classList.toggle("corrected", corrected);
+    b.append(crop, window.dieEl(faces[i], corrected ? "corrected" : ""));
+    b.onclick = () => { selected = i; draw(); };
+    return b;
+  }
+
+  function drawProgress() {
+    const s = status;
+    const rolls = `${s.rolls} ${s.rolls === 1 ? "roll" : "rolls"}`;
+    $("teach-progress").textContent = `${rolls} · ${s.dice} dice learnt`;
+    $("teach-seen").replaceChildren(...s.faces.map((f) => {
+      const seen = s.seen[String(f)] || 0;
+      const chip = window.h("span", "teach-seen-face" + (seen >= s.suggested_per_face ? " enough" : ""));
+      chip.dataset.face = f;
+      chip.append(window.dieEl(f), window.h("span", "", `×${seen}`));
+      return chip;
+    }));
+    $("teach-hint").textContent = s.enough
+      ? "Every face has been seen a few times: the reader knows these dice. Press Done."
+      : `Roll the whole set and confirm each reading, about ${s.suggested_rolls} times, until every face has been seen ${s.suggested_per_face} times.`;
+  }
+
+  function open() {
+    $("teach-error").textContent = "";
+    draw();
+    $("dlg-teach").showModal();
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("btn-teach").onclick = open;
+    $("teach-start").onclick = () => {
+      const set = document.querySelector('input[name="teach-set"]:checked').value;
+      const body = { faces: SETS[set] };
+      const count = $("teach-count").value.trim();
+      if (count) body.count = Number(count);
+      send("/api/calibration", body);
+    };
+    $("teach-roll").onclick = () => send("/api/calibration/roll");
+    $("teach-confirm").onclick = () => send("/api/calibration/confirm", { faces, reading: number });
+    $("teach-done").onclick = async () => {
+      if (await send("/api/calibration", null, "DELETE")) $("dlg-teach").close();
+    };
+    $("teach-forget").onclick = () => {
+      if (!window.confirm("Forget everything the reader learnt of this table's dice?\nDo this when a new set of dice comes to the table.")) return;
+      send("/api/profile", null, "DELETE");
+    };
+  });
+
+  window.Calibration = { render };
+})();
