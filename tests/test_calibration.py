@@ -3,6 +3,7 @@ confirms them, and they are learnt into the table's profile; refused readings ch
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.calibration import HECKMECK, DiceSet, Progress
-from companion.config import Config
+from companion.config import Config, StoreConfig
 from companion.games.base import MalformedAction, RuleViolation
 from companion.rig import PROFILE_FILE, Rig
 from companion.session import Table
@@ -178,3 +179,27 @@ def test_enough_means_every_face_seen_twice_over_five_rolls() -> None:
     progress.add([1, 1])
     assert progress.enough(dice) and progress.seen == {"1": 6, "2": 4}
     assert not progress.enough(DiceSet((1, 2, 3)))
+
+
+def test_the_real_camera_path_shows_settled_readings_to_the_calibration(table: Table, tmp_path: Path) -> None:
+    """Not mock mode: the watcher's settled reading goes to the calibration, read with the set's faces."""
+    config = Config(camera={"source": "simulated"}, store=StoreConfig(data_dir=str(tmp_path)))
+    rig = Rig(table, config, mock=False, seed=5)
+    try:
+        table.new_game("heckmeck", ["Ann", "Bob"])
+        rig.start_calibration(DiceSet(HECKMECK, 8))
+        assert not rig.calibration_status()["can_roll"]
+        deadline = time.monotonic() + 20
+        while rig.watcher.source is None:
+            assert time.monotonic() < deadline, "the camera did not open"
+            time.sleep(0.02)
+        rig.watcher.source.show([RenderDie(f) for f in (1, 2, 3, 4, 5, "worm", "worm", 3)])
+        while rig.calibration_status()["reading"] is None:
+            assert time.monotonic() < deadline, "no reading shown to the calibration"
+            time.sleep(0.02)
+        assert sorted(map(str, shown(rig))) == sorted(["1", "2", "3", "3", "4", "5", "worm", "worm"])
+        assert table.view()["game"]["reading"] is None  # the game was not offered it
+        assert rig.confirm_calibration(shown(rig)) == 8
+        assert len(rig.profile.profile) == 8 and profile_file(config).exists()
+    finally:
+        rig.close()
