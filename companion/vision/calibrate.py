@@ -3,7 +3,7 @@
 The guided calibration (roll the set a few times, confirm each reading on the tablet) and the
 ``companion dice calibrate DIR`` command both end here. Each confirmed die gives the patch the reader
 itself would cut for it; windows well away from every die become "not a die" examples, so the table's
-own tray, walls and props are learnt too.
+own tray, walls and props are learnt too. Those the reader itself takes for dice come first.
 """
 
 from __future__ import annotations
@@ -52,7 +52,13 @@ def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
         profile.add(patch(frame, lab.center[0], lab.center[1], size, reader.classifier.patch),
                     class_of(lab.value), view=bool(near))
         sizes.append(size / 1.1)
-    for cx, cy, size, p in wins:
+    # What the reader itself would take for a die away from every label comes first (the tray's own
+    # marks and props it gets wrong), then plain windows.
+    misread = []
+    for die in reader.read(frame).dice:
+        (cx, cy), size = die.center, (die.box[2] - die.box[0]) * 1.1
+        misread.append((cx, cy, size, patch(frame, cx, cy, size, reader.classifier.patch)))
+    for cx, cy, size, p in misread + wins:
         far = all(math.dist((cx, cy), lab.center) > 0.8 * max(lab.size, size) for lab in labels)
         if far and background < MAX_BACKGROUND_PER_IMAGE:
             profile.add(p, NOT_A_DIE)
