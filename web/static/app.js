@@ -39,6 +39,9 @@ window.submitAction = submit;
 
 function toast(text) {
   const el = $("toast");
+  // An open dialog sits in the top layer, above everything else: the toast goes inside it to be seen.
+  const host = document.querySelector("dialog[open]") || document.body;
+  if (el.parentElement !== host) host.append(el);
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toast.timer);
