@@ -246,10 +246,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--out", default="/tmp/dice_patches.npz")
     ap.add_argument("--jitter", type=int, default=12)
-    ap.add_argument("--rendered", type=int, default=600)
-    ap.add_argument("--odd-pips", type=float, default=0.0, help="share of rendered dice with random pip colours")
+    ap.add_argument("--rendered", type=int, default=900)
+    ap.add_argument("--odd-pips", type=float, default=0.5, help="share of rendered dice with random pip colours")
     ap.add_argument("--marks", type=int, default=0, help="up to this many dots and rings per rendered frame")
-    ap.add_argument("--looks", type=float, default=0.0,
+    ap.add_argument("--looks", type=float, default=0.5,
                     help="share of rendered dice marbled or translucent, and of frames seen obliquely")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
