@@ -4,7 +4,7 @@ Games teach the reader too, but only with the faces a roll happens to show and o
 game goes; a few calibration rolls before the first game show it every face of the table's own set.
 While it runs, the camera's readings come here instead of to the game. Each reading is shown for
 correction and confirmed once: the rig learns it into the table's profile and the progress grows.
-A reading that cannot be learnt (dice missing, too much corrected) is refused with a reason, and the
+A reading that cannot be learnt (dice missing, a face missing) is refused with a reason, and the
 profile and progress stay as they were.
 
 This module keeps the state and the checks; the rig owns the camera, the reader and the profile file.
@@ -179,12 +179,8 @@ def is_face(value: Any, faces: Sequence[Face]) -> bool:
 
 
 def _mismatch(read: Sequence[Face], faces: Sequence[Face]) -> str:
-    from companion.vision.table_profile import MOST_CORRECTED  # the profile's own rule, said in words
-
+    """Each die is corrected on the reading itself, so any number of corrections stands (unlike a game's
+    roll, typed in while the camera may show another): the dice read worst are the ones to learn."""
     if len(faces) != len(read):
         return f"The camera read {len(read)} dice; give one face for each of them, not {len(faces)}."
-    changed = sum(1 for r, f in zip(read, faces, strict=True) if str(r) != str(f))
-    if changed > MOST_CORRECTED * len(read):
-        return (f"{changed} of {len(read)} dice were corrected: that reading is too far off to learn from. "
-                "Roll again.")
     return ""

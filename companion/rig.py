@@ -452,7 +452,8 @@ class Rig:
 
         with self._profile_lock:
             try:
-                return int(self._table_profile().learn(default_reader(), frame, reading, faces))
+                # Every die was corrected on this very reading: any number of corrections is learnt.
+                return int(self._table_profile().learn(default_reader(), frame, reading, faces, most_corrected=1.0))
             except OSError as exc:
                 raise RuleViolation(f"The dice could not be saved ({exc}): free some space and confirm again.") from exc
 

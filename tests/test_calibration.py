@@ -73,21 +73,26 @@ def test_readings_go_to_the_calibration_not_the_game(rig: Rig, table: Table) -> 
     assert rig.simulate_roll() is not None and table.view()["game"]["reading"] is not None
 
 
-@pytest.mark.parametrize(
-    ("change", "message"),
-    [
-        (lambda faces: faces[:-1], "give one face for each"),
-        (lambda faces: [other(f) for f in faces[:3]] + faces[3:], "3 of 5 dice were corrected"),
-    ],
-)
-def test_a_reading_that_cannot_be_learnt_changes_nothing(rig: Rig, config: Config, change: Any, message: str) -> None:
+def test_a_reading_with_a_face_missing_changes_nothing(rig: Rig, config: Config) -> None:
     rig.start_calibration(DiceSet())
     rig.calibration_roll()
     before = rig.calibration_status()
-    with pytest.raises(RuleViolation, match=message):
-        rig.confirm_calibration(change(shown(rig)))
+    with pytest.raises(RuleViolation, match="give one face for each"):
+        rig.confirm_calibration(shown(rig)[:-1])
     assert rig.calibration_status() == before  # the reading is still there to correct properly
     assert not profile_file(config).exists()
+
+
+def test_a_reading_corrected_die_by_die_is_learnt_however_wrong(rig: Rig, config: Config) -> None:
+    """Dice the reader gets mostly wrong are the ones the calibration is for (a game's roll, typed in
+    while the camera may show another, is still not learnt when more than half differs)."""
+    rig.start_calibration(DiceSet())
+    rig.calibration_roll()
+    faces = [other(f) for f in shown(rig)]  # every die corrected
+    assert rig.confirm_calibration(faces) == len(faces)
+    assert rig.calibration_status()["rolls"] == 1
+    assert profile_file(config).exists()
+    assert rig.profile.profile.labels == [(1, 2, 3, 4, 5, 6).index(f) for f in faces]
 
 
 def test_a_roll_with_dice_missing_is_refused(rig: Rig) -> None:

@@ -129,7 +129,6 @@ def test_refused_in_this_state_gets_409(client: FlaskClient, rig: Rig) -> None:
     for body, message in [
         ({"faces": faces[:4]}, "give one face for each"),
         ({"faces": faces, "reading": reading["number"] - 1}, "new roll since"),
-        ({"faces": [f if i % 2 else (6 if f != 6 else 1) for i, f in enumerate(faces)]}, "too far off"),
     ]:
         res = client.post("/api/calibration/confirm", json=body, headers=AUTH)
         assert res.status_code == 409 and message in res.get_json()["error"]

@@ -36,13 +36,16 @@ class TableProfile:
             except Exception as exc:  # a damaged file: read without it, and say so; it is replaced on the next roll
                 log.warning("dice profile %s unreadable, starting afresh: %s", self.path, exc)
 
-    def learn(self, reader: DiceReader, frame: Any, reading: Reading, faces: Sequence[int | str]) -> int:
+    def learn(self, reader: DiceReader, frame: Any, reading: Reading, faces: Sequence[int | str], *,
+              most_corrected: float = MOST_CORRECTED) -> int:
         """Add the reading's dice labelled with the entered ``faces`` (in the reading's order) and save;
-        returns how many dice were learnt (0 when the roll does not match the reading)."""
+        returns how many dice were learnt (0 when the roll does not match the reading).
+        ``most_corrected``: 1.0 when the faces were given die by die on this very reading (the guided
+        calibration), so that dice the reader gets mostly wrong, the ones most worth learning, are learnt."""
         if frame is None or len(faces) != len(reading.dice) or not faces:
             return 0
         changed = sum(1 for d, f in zip(reading.dice, faces, strict=True) if str(d.value) != str(f))
-        if changed > MOST_CORRECTED * len(faces):
+        if changed > most_corrected * len(faces):
             return 0
         # A new profile, swapped in whole: the camera thread may be reading with the old one meanwhile.
         old = self.profile

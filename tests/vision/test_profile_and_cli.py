@@ -145,7 +145,12 @@ def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader,
     assert kept.learn(reader, frame, reading, faces) == 3
     assert kept.learn(reader, frame, reading, faces) == 3
     assert kept.learn(reader, frame, reading, faces[:2]) == 0  # not the reading's dice: nothing learnt
+    others = [1 if f != 1 else 2 for f in faces]
+    assert kept.learn(reader, frame, reading, others) == 0  # typed in while the camera showed another roll
     again = Profile.load(path)
     assert len(again) == 6 and not (tmp_path / "dice_profile.npz.tmp").exists()
     assert kept.learn(reader, frame, reading, faces) == 3
     assert len(Profile.load(path)) == 7  # the oldest dropped beyond the cap
+    # Corrected die by die on this reading (the guided calibration): learnt however many differ.
+    assert kept.learn(reader, frame, reading, others, most_corrected=1.0) == 3
+    assert Profile.load(path).labels[-3:] == [f - 1 for f in others]
