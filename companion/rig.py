@@ -452,8 +452,11 @@ class Rig:
 
         with self._profile_lock:
             try:
-                # Every die was corrected on this very reading: any number of corrections is learnt.
-                return int(self._table_profile().learn(default_reader(), frame, reading, faces, most_corrected=1.0))
+                # Every die was corrected on this very reading: any number of corrections is learnt. With
+                # the set's count given, every die in view is in the reading: the rest of the tray is not.
+                counted = self.calibration is not None and self.calibration.dice.count is not None
+                return int(self._table_profile().learn(default_reader(), frame, reading, faces, most_corrected=1.0,
+                                                       background=counted))
             except OSError as exc:
                 raise RuleViolation(f"The dice could not be saved ({exc}): free some space and confirm again.") from exc
 

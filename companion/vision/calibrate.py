@@ -9,7 +9,7 @@ own tray, walls and props are learnt too. Those the reader itself takes for dice
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -40,7 +40,6 @@ def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
     """Add every labelled die of one photo, plus some "not a die" windows; returns the die sizes used."""
     wins = reader.window_patches(frame)
     sizes: list[float] = []
-    background = 0
     for lab in labels:
         near = [w for w in wins if math.dist((w[0], w[1]), lab.center) < 0.45 * max(lab.size, w[2] / 1.1)]
         if near:
@@ -52,18 +51,29 @@ def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
         profile.add(patch(frame, lab.center[0], lab.center[1], size, reader.classifier.patch),
                     class_of(lab.value), view=bool(near))
         sizes.append(size / 1.1)
-    # What the reader itself would take for a die away from every label comes first (the tray's own
-    # marks and props it gets wrong), then plain windows.
+    add_background(profile, reader, frame, [(lab.center, lab.size) for lab in labels], wins)
+    return sizes
+
+
+def add_background(profile: Profile, reader: DiceReader, frame: np.ndarray,
+                   dice: Sequence[tuple[tuple[float, float], float]],
+                   wins: list[tuple[float, float, float, np.ndarray]] | None = None,
+                   limit: int = MAX_BACKGROUND_PER_IMAGE) -> int:
+    """Up to ``limit`` "not a die" windows away from every die of ``dice`` (centre, side): what the reader
+    itself takes for a die comes first (the tray's own marks and props it gets wrong), then segmentation's
+    windows. Only for a frame where every die is known: a die left out would be taught as "not a die"."""
     misread = []
     for die in reader.read(frame).dice:
         (cx, cy), size = die.center, (die.box[2] - die.box[0]) * 1.1
         misread.append((cx, cy, size, patch(frame, cx, cy, size, reader.classifier.patch)))
-    for cx, cy, size, p in misread + wins:
-        far = all(math.dist((cx, cy), lab.center) > 0.8 * max(lab.size, size) for lab in labels)
-        if far and background < MAX_BACKGROUND_PER_IMAGE:
+    added = 0
+    for cx, cy, size, p in misread + (reader.window_patches(frame) if wins is None else wins):
+        if added >= limit:
+            break
+        if all(math.dist((cx, cy), centre) > 0.8 * max(side, size) for centre, side in dice):
             profile.add(p, NOT_A_DIE)
-            background += 1
-    return sizes
+            added += 1
+    return added
 
 
 def build_profile(reader: DiceReader, photos: Iterable[tuple[np.ndarray, list[LabelledDie]]]) -> Profile:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.vision.calibrate import add_confirmed
+from companion.vision.calibrate import add_background, add_confirmed
 from companion.vision.profile import Profile
 from companion.vision.reader import DiceReader, Reading
 
@@ -37,11 +37,14 @@ class TableProfile:
                 log.warning("dice profile %s unreadable, starting afresh: %s", self.path, exc)
 
     def learn(self, reader: DiceReader, frame: Any, reading: Reading, faces: Sequence[int | str], *,
-              most_corrected: float = MOST_CORRECTED) -> int:
+              most_corrected: float = MOST_CORRECTED, background: bool = False) -> int:
         """Add the reading's dice labelled with the entered ``faces`` (in the reading's order) and save;
         returns how many dice were learnt (0 when the roll does not match the reading).
         ``most_corrected``: 1.0 when the faces were given die by die on this very reading (the guided
-        calibration), so that dice the reader gets mostly wrong, the ones most worth learning, are learnt."""
+        calibration), so that dice the reader gets mostly wrong, the ones most worth learning, are learnt.
+        ``background``: every die in view is in the reading (the whole set rolled, its count known), so
+        windows away from them are learnt as "not a die" too. Not for a game's roll: dice set aside
+        may lie in view."""
         if frame is None or len(faces) != len(reading.dice) or not faces:
             return 0
         changed = sum(1 for d, f in zip(reading.dice, faces, strict=True) if str(d.value) != str(f))
@@ -52,6 +55,8 @@ class TableProfile:
         grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views))
         for die, face in zip(reading.dice, faces, strict=True):
             add_confirmed(grown, reader, frame, die, face)
+        if background:
+            add_background(grown, reader, frame, [(d.center, float(d.box[2] - d.box[0])) for d in reading.dice])
         if len(grown) > MAX_PATCHES:
             keep = slice(len(grown) - MAX_PATCHES, None)
             grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep])

@@ -154,3 +154,29 @@ def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader,
     # Corrected die by die on this reading (the guided calibration): learnt however many differ.
     assert kept.learn(reader, frame, reading, others, most_corrected=1.0) == 3
     assert Profile.load(path).labels[-3:] == [f - 1 for f in others]
+
+
+def test_a_whole_set_in_view_teaches_the_rest_of_the_tray_as_not_a_die(reader, tmp_path):
+    """The guided calibration, with the set's count known: a mark on the tray away from the dice is kept
+    as "not a die"; a game's roll (dice set aside may lie in view) teaches no background."""
+    import cv2
+
+    from companion.vision.calibrate import NOT_A_DIE
+    from companion.vision.table_profile import TableProfile
+
+    frame, drawn = render_dice([RenderDie(f, "white") for f in (3, 6)], seed=5, die_size=50)
+    assert all(np.hypot(d.center[0] - 100, d.center[1] - 400) > 150 for d in drawn)
+    cv2.circle(frame, (100, 400), 14, (20, 20, 20), -1, cv2.LINE_AA)  # a screw head on the tray...
+    assert "1" in [str(d.value) for d in reader.read(frame).dice]  # ... that the reader takes for a 1
+    reading = reader.read(frame, expected=2)  # the table said how many dice the set has
+    faces = [d.value for d in reading.dice]
+    assert sorted(faces) == [3, 6]
+    game = TableProfile(tmp_path / "game.npz")
+    assert game.learn(reader, frame, reading, faces) == 2
+    assert NOT_A_DIE not in game.profile.labels
+    taught = TableProfile(tmp_path / "taught.npz")
+    assert taught.learn(reader, frame, reading, faces, background=True) == 2
+    labels = Profile.load(tmp_path / "taught.npz").labels
+    assert labels[:2] == [f - 1 for f in faces] and NOT_A_DIE in labels[2:]
+    background = [p for p, lab in zip(taught.profile.patches, labels, strict=True) if lab == NOT_A_DIE]
+    assert len(background) <= 12
