@@ -14,7 +14,7 @@ if (!deviceId) {
 }
 
 // ---- talking to the companion ------------------------------------------------------------
-// quiet: the caller shows the error itself (a toast is hidden behind an open dialog)
+// quiet: the caller shows the error itself (next to what it is about)
 async function call(path, body, { raw = false, retry = true, method = "POST", quiet = false } = {}) {
   const headers = { "X-Table-Pin": store.getItem("pin") || "", "X-Device": deviceId };
   if (!raw) headers["Content-Type"] = "application/json";

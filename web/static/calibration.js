@@ -17,7 +17,7 @@
     try {
       return await window.callApi(path, body, { method, quiet: true });
     } catch (e) {
-      $("teach-error").textContent = e.message; // a toast would hide behind this dialog
+      $("teach-error").textContent = e.message; // beside the reading it is about
       return null;
     }
   }
