@@ -169,8 +169,11 @@ class DiceReader:
             seen = float(np.median(near))
             if RESIZE_BELOW * side <= seen <= RESIZE_ABOVE * side:
                 break
-            again, side = self._proposals(frame, seen)
-            found = self._classify(again, prof)
+            again, again_side = self._proposals(frame, seen)
+            refound = self._classify(again, prof)
+            if not any(w.probs[self.classifier.none_class] < 0.5 for w in refound):
+                break  # nothing die-like at that size: the network misjudged it; keep what was found
+            found, side = refound, again_side
         return found
 
     def _die_score(self, probs: np.ndarray) -> float:

@@ -1,5 +1,6 @@
 """The reader on held-back real photos (fixtures) and on rendered edge cases."""
 
+import dataclasses
 import json
 
 import cv2
@@ -8,7 +9,7 @@ import pytest
 
 from companion.vision import exposure
 from companion.vision.evaluate import LabelledDie, Score, iterate
-from companion.vision.reader import UNCERTAIN, Reading, read_dice
+from companion.vision.reader import UNCERTAIN, DiceReader, Reading, read_dice
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -157,3 +158,29 @@ def test_the_games_faces_bound_the_reading():
     heckmeck = read_dice(frame, faces=(1, 2, 3, 4, 5, "worm"))
     assert 6 not in heckmeck.values and len(heckmeck.dice) == 3
     assert [d.center for d in plain.dice] == [d.center for d in free.dice]
+
+
+def test_a_misjudged_die_size_does_not_lose_the_dice():
+    """A network that has never seen the table's dice may judge them far larger than they are (big
+    white dice on light wood: 150 px for 70). The frame is then proposed again at that size, where
+    segmentation finds nothing; the dice already found must stay."""
+    frame, _ = render_dice([RenderDie(v, "white") for v in (1, 3, 5, 6)], seed=3)
+    reader = DiceReader()
+    real = reader.classifier.classify
+    calls = []
+
+    def misjudging(patches):
+        scores = real(patches)
+        calls.append(len(patches))
+        if len(calls) == 1:  # segmentation's windows: "these dice are 2.5 times larger"
+            offsets = scores.offsets.copy()
+            offsets[:, 2] += np.log(2.5)
+            scores = dataclasses.replace(scores, offsets=offsets)
+        return scores
+
+    proposals = reader._proposals
+    reader.classifier.classify = misjudging
+    reader._proposals = lambda f, die_size: ([], 0.0) if die_size is not None else proposals(f, die_size)
+    reading = reader.read(frame)
+    assert calls[:2] == [4, 0]  # it did propose again, and found nothing there
+    assert sorted(d.value for d in reading.dice) == [1, 3, 5, 6]
