@@ -207,8 +207,17 @@ def real_looks(rng: np.random.Generator, dice: list[RenderDie], share: float
     return out, tilt
 
 
+def light_table(rng: np.random.Generator) -> tuple[tuple[int, int, int], float]:
+    """A pale, low-saturation table (light wood, a white sheet, a beige mat), often with wood grain:
+    white dice on it stand out from the table by their edges and shadows more than by colour."""
+    grey = float(rng.uniform(150, 235))
+    warm = float(rng.uniform(0, 35))
+    bgr = (int(grey - warm), int(grey - warm / 2), int(min(255.0, grey + warm / 3)))
+    return bgr, float(rng.uniform(4, 20)) if rng.random() < 0.6 else 0.0
+
+
 def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0,
-                     looks: float = 0.0) -> Patches:
+                     looks: float = 0.0, light: float = 0.0) -> Patches:
     out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
@@ -222,11 +231,14 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
         tilt = (0.0, 0.0)
         if looks > 0:  # (no draws from rng otherwise)
             dice, tilt = real_looks(rng, dice, looks)
+        background: tuple[int, int, int] = tuple(int(v) for v in rng.integers(40, 220, 3))  # type: ignore[assignment]
+        grain = 0.0
+        if light > 0 and rng.random() < light:  # (no draws from rng otherwise)
+            background, grain = light_table(rng)
         frame, drawn = render_dice(dice, seed=seed, size=(640, 480), die_size=float(rng.uniform(24, 70)),
                                    touching=bool(rng.random() < 0.4), glare=bool(rng.random() < 0.4),
                                    noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
-                                   blur=0.0, background=tuple(int(v) for v in rng.integers(40, 220, 3)),
-                                   tilt=tilt)
+                                   blur=0.0, background=background, tilt=tilt, grain=grain)
         placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
         if marks > 0:
             side = float(np.median([d.size for d in drawn])) if drawn else 40.0
@@ -251,6 +263,8 @@ def main() -> None:
     ap.add_argument("--marks", type=int, default=0, help="up to this many dots and rings per rendered frame")
     ap.add_argument("--looks", type=float, default=0.5,
                     help="share of rendered dice marbled or translucent, and of frames seen obliquely")
+    ap.add_argument("--light", type=float, default=0.0,
+                    help="share of rendered frames on a pale table, often with wood grain")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -264,7 +278,7 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
         allp.extend(p)
         src += [i] * len(p.y)
-    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks)
+    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks, args.light)
     print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
     allp.extend(p)
     src += [2] * len(p.y)

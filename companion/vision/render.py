@@ -109,6 +109,7 @@ class Scene:
     # An oblique camera: each die's foot is shifted by this much (in die sides, x and y) from its top
     # face, so the side faces turned to the camera show, pips and all, as in a webcam beside a desk.
     tilt: tuple[float, float] = (0.0, 0.0)
+    grain: float = 0.0  # wood grain in the tray: streaks along one direction, this strong (grey levels)
 
 
 def render_dice(
@@ -125,12 +126,13 @@ def render_dice(
     blur: float = 0.0,
     background: tuple[int, int, int] = (118, 124, 120),
     tilt: tuple[float, float] = (0.0, 0.0),
+    grain: float = 0.0,
 ) -> tuple[np.ndarray, list[RenderedDie]]:
     """Draw ``dice`` on a tray and return the BGR frame (``size`` is width, height) and what was drawn.
 
     The same arguments and ``seed`` always give the same frame.
     """
-    scene = Scene(die_size, touching, glare, noise, dim, hand, blur, background, tilt)
+    scene = Scene(die_size, touching, glare, noise, dim, hand, blur, background, tilt, grain)
     return render_scene(dice, scene, seed=seed, size=size)
 
 
@@ -142,6 +144,8 @@ def render_scene(
     width, height = size
     side = scene.die_size or min(width, height) / 11.0
     img = _background(rng, width, height, scene.background)
+    if scene.grain > 0:
+        img = _wood(rng, img, scene.grain)
     placed = _place(rng, dice, width, height, side, scene.touching)
     drawn: list[RenderedDie] = []
     for die, (cx, cy, angle) in zip(dice, placed, strict=True):
@@ -187,6 +191,20 @@ def _background(rng: np.random.Generator, w: int, h: int, bgr: tuple[int, int, i
     grain = cv2.GaussianBlur(rng.normal(0, 6, (h, w)).astype(np.float32), (0, 0), 1.2)
     base += grain[..., None]
     return np.clip(base, 0, 255).astype(np.uint8)
+
+
+def _wood(rng: np.random.Generator, img: np.ndarray, strength: float) -> np.ndarray:
+    """Wood grain: noise drawn out into long streaks, turned to a random direction."""
+    h, w = img.shape[:2]
+    n = int(np.hypot(h, w)) + 2
+    streaks = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), sigmaX=float(rng.uniform(20, 60)),
+                               sigmaY=float(rng.uniform(0.8, 2.5)))
+    streaks /= float(streaks.std()) + 1e-6
+    turn = cv2.getRotationMatrix2D((n / 2, n / 2), float(rng.uniform(0, 180)), 1.0)
+    turn[:, 2] -= ((n - w) / 2, (n - h) / 2)
+    streaks = cv2.warpAffine(streaks, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
+    out = img.astype(np.float32) + strength * streaks[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _place(
