@@ -197,9 +197,9 @@ def _wood(rng: np.random.Generator, img: np.ndarray, strength: float) -> np.ndar
     """Wood grain: noise drawn out into long streaks, turned to a random direction."""
     h, w = img.shape[:2]
     n = int(np.hypot(h, w)) + 2
-    streaks = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), sigmaX=float(rng.uniform(20, 60)),
-                               sigmaY=float(rng.uniform(0.8, 2.5)))
-    streaks /= float(streaks.std()) + 1e-6
+    raw = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), sigmaX=float(rng.uniform(20, 60)),
+                           sigmaY=float(rng.uniform(0.8, 2.5)))
+    streaks: np.ndarray = raw / (float(raw.std()) + 1e-6)
     turn = cv2.getRotationMatrix2D((n / 2, n / 2), float(rng.uniform(0, 180)), 1.0)
     turn[:, 2] -= ((n - w) / 2, (n - h) / 2)
     streaks = cv2.warpAffine(streaks, turn, (w, h), borderMode=cv2.BORDER_REFLECT)
