@@ -231,14 +231,16 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
         tilt = (0.0, 0.0)
         if looks > 0:  # (no draws from rng otherwise)
             dice, tilt = real_looks(rng, dice, looks)
+        # (Drawn in this order so that the default patches stay as they were.)
+        die_size, touching, glare = float(rng.uniform(24, 70)), bool(rng.random() < 0.4), bool(rng.random() < 0.4)
+        noise, dim = float(rng.uniform(0, 8)), float(rng.uniform(0.45, 1.1))
         background: tuple[int, int, int] = tuple(int(v) for v in rng.integers(40, 220, 3))  # type: ignore[assignment]
         grain = 0.0
         if light > 0 and rng.random() < light:  # (no draws from rng otherwise)
             background, grain = light_table(rng)
-        frame, drawn = render_dice(dice, seed=seed, size=(640, 480), die_size=float(rng.uniform(24, 70)),
-                                   touching=bool(rng.random() < 0.4), glare=bool(rng.random() < 0.4),
-                                   noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.1)),
-                                   blur=0.0, background=background, tilt=tilt, grain=grain)
+        frame, drawn = render_dice(dice, seed=seed, size=(640, 480), die_size=die_size, touching=touching,
+                                   glare=glare, noise=noise, dim=dim, blur=0.0, background=background,
+                                   tilt=tilt, grain=grain)
         placed = [(d.face, d.center[0], d.center[1], d.size * 1.1) for d in drawn]
         if marks > 0:
             side = float(np.median([d.size for d in drawn])) if drawn else 40.0
