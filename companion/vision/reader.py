@@ -131,7 +131,10 @@ class DiceReader:
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
-        dice = [self._read_die(frame, w, prof, allowed) for w in found]
+        weighed = [self._weigh_die(frame, w, allowed) for w in found]
+        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))))
+        dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
+                for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
         return Reading(dice, (time.perf_counter() - t0) * 1000.0)
 
@@ -286,8 +289,9 @@ class DiceReader:
                 out[i] = v
         return out
 
-    def _read_die(self, frame: np.ndarray, w: _Window, prof: Profile | None, allowed: np.ndarray | None = None
-                  ) -> DieReading:
+    def _weigh_die(self, frame: np.ndarray, w: _Window, allowed: np.ndarray | None
+                   ) -> tuple[np.ndarray, np.ndarray, int | None]:
+        """The die's face probabilities with its pip count weighed in; the network's alone; the count."""
         face_probs = np.delete(w.probs, self.classifier.not_face)
         if allowed is not None and allowed.any():
             face_probs = face_probs * allowed + 1e-6 * allowed
@@ -299,11 +303,17 @@ class DiceReader:
             # is right. A disagreement makes the die uncertain unless the network is very sure.
             face_probs = face_probs * _pip_likelihood(pips.count)
             face_probs = face_probs / max(float(face_probs.sum()), 1e-9)
+        return face_probs, network, pips.count
+
+    def _read_die(self, frame: np.ndarray, w: _Window, face_probs: np.ndarray, network: np.ndarray,
+                  count: int | None, kept: float = 1.0) -> DieReading:
+        """``kept``: the share of the die's probability that the other dice left it (``one_set``); a
+        die that looked like a symbol face in a set without one is some number, but not surely this one."""
         order = np.argsort(-face_probs)
         best = int(order[0])
         value = FACES[best]
         p_face = float(network[best])
-        conf = float(face_probs[best]) * min(1.0, self._die_score(w.probs) / 0.9)
+        conf = float(face_probs[best]) * kept * min(1.0, self._die_score(w.probs) / 0.9)
         half = w.size / 2.2
         h, wd = frame.shape[:2]
         box = (max(0, int(w.cx - half)), max(0, int(w.cy - half)),
@@ -311,7 +321,27 @@ class DiceReader:
         state = "settled" if conf >= UNCERTAIN else "unreadable"
         alts = tuple((FACES[int(i)], round(float(face_probs[int(i)]), 4)) for i in order[1:3])
         return DieReading(value, (w.cx, w.cy), box, conf, body_colour(frame, w.cx, w.cy, w.size),
-                          state, pips.count, p_face, alts)
+                          state, count, p_face, alts)
+
+
+def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The dice of a frame are one set, and a set with a symbol face has no 6 (the Heckmeck worm takes
+    the 6's place). So a die read as a 6 is evidence that the set has no symbol face, and each die's
+    symbol face is weighed by what the *other* dice say: the odds of a symbol set (even without
+    evidence, as in ``Profile.weigh_symbols``) times, per other die, P(not a 6) / P(not a symbol).
+    Only evidence against a symbol set counts: dice the network never saw look least unlike a symbol
+    face, so several of them would otherwise vouch for each other. One die alone is left as it is.
+    Returns the dice's face probabilities and the share of each die's probability that was kept: a
+    die the network saw as a symbol face is then some number, but it cannot say which one."""
+    six, sym = FACES.index(6), FACES.index("worm")
+    each = np.log(np.maximum(1.0 - face_probs[:, six], 1e-6)) - np.log(np.maximum(1.0 - face_probs[:, sym], 1e-6))
+    each = np.minimum(each, 0.0)
+    others = np.clip(each.sum() - each, -30.0, 0.0)  # log odds of a symbol set from the other dice
+    out = face_probs.astype(np.float32, copy=True)
+    out[:, sym] *= 2.0 / (1.0 + np.exp(-others))  # 1 with no evidence against
+    kept = out.sum(axis=1) / np.maximum(face_probs.sum(axis=1), 1e-9)
+    out /= np.maximum(out.sum(axis=1, keepdims=True), 1e-9)
+    return out, kept
 
 
 def _pip_likelihood(count: int) -> np.ndarray:

@@ -7,9 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import exposure
+from companion.vision import FACES, exposure
 from companion.vision.evaluate import LabelledDie, Score, iterate
-from companion.vision.reader import UNCERTAIN, DiceReader, Reading, read_dice
+from companion.vision.reader import UNCERTAIN, DiceReader, Reading, one_set, read_dice
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -57,10 +57,48 @@ def test_any_image_size(reader, fixtures):
 
 
 def test_rendered_dice_and_symbol_faces(reader):
-    dice = [RenderDie(f, c) for f, c in [(1, "white"), (4, "red"), ("worm", "white"), (6, "blue"), (3, "yellow")]]
+    dice = [RenderDie(f, c) for f, c in [(1, "white"), (4, "red"), ("worm", "white"), (5, "blue"), (3, "yellow")]]
     frame, drawn = render_dice(dice, seed=11, size=(640, 480), die_size=56)
     reading = reader.read(frame)
     assert sorted(map(str, reading.values)) == sorted(str(d.face) for d in drawn)
+
+
+def test_a_six_rules_out_a_symbol_face_in_the_same_set(reader):
+    # A set with a symbol face has no 6. A symbol face beside a sure 6 contradicts that: the die is
+    # reported for one tap, not read confidently as either.
+    dice = [RenderDie(f, c) for f, c in [(1, "white"), (4, "red"), ("worm", "white"), (6, "blue"), (3, "yellow")]]
+    frame, drawn = render_dice(dice, seed=11, size=(640, 480), die_size=56)
+    reading = reader.read(frame)
+    assert len(reading.dice) == 5 and "worm" not in reading.values
+    sure = sorted(str(d.value) for d in reading.dice if not d.uncertain)
+    assert sure == ["1", "3", "4", "6"]
+
+
+def test_one_set_weighs_a_symbol_face_by_the_other_dice():
+    worm, six = FACES.index("worm"), FACES.index(6)
+
+    def die(**faces: float) -> np.ndarray:
+        p = np.full(len(FACES), 0.001, np.float32)
+        for name, value in faces.items():
+            p[FACES.index("worm" if name == "worm" else int(name[1:]))] = value
+        return p / p.sum()
+
+    unfamiliar = die(worm=0.6, f5=0.35)
+    alone, kept = one_set(unfamiliar[None])
+    assert np.allclose(alone[0], unfamiliar) and kept[0] == pytest.approx(1.0)
+    # A sure 6 elsewhere: the die is some number, most likely the 5, but no longer surely anything.
+    probs, kept = one_set(np.stack([unfamiliar, die(f6=0.98)]))
+    assert int(np.argmax(probs[0])) == FACES.index(5) and probs[0, worm] < 0.05
+    assert kept[0] < 0.5 and kept[1] == pytest.approx(1.0)
+    # A Heckmeck roll (no 6 anywhere) is left as it is.
+    heckmeck = np.stack([die(worm=0.9), die(worm=0.9), die(f5=0.9)])
+    probs, kept = one_set(heckmeck)
+    assert np.allclose(probs, heckmeck, atol=1e-6) and np.allclose(kept, 1.0)
+    # Symbol faces never count against a 6 (dice the network never saw look like them).
+    mixed = np.stack([die(worm=0.9), die(worm=0.9), die(f6=0.6, f5=0.3)])
+    probs, kept = one_set(mixed)
+    assert np.allclose(probs[2], mixed[2], atol=1e-6) and kept[2] == pytest.approx(1.0)
+    assert probs[0, worm] < mixed[0, worm] and probs[2, six] == pytest.approx(mixed[2, six])
 
 
 def test_expected_keeps_the_likeliest_dice(reader, fixtures):
@@ -149,15 +187,18 @@ def test_close_up_of_white_dice_on_light_wood(reader, fixtures):
 def test_the_games_faces_bound_the_reading():
     # A worm die at a table whose game has no symbol faces reads as a number; a Heckmeck die never
     # reads as a 6 (its sixth face is the worm).
-    dice = [RenderDie("worm", "white"), RenderDie(6, "white"), RenderDie(3, "white")]
-    frame, _ = render_dice(dice, seed=11, die_size=50)
+    frame, _ = render_dice([RenderDie("worm", "white"), RenderDie(2, "white"), RenderDie(3, "white")],
+                           seed=11, die_size=50)
     free = read_dice(frame)
-    assert sorted(map(str, free.values)) == ["3", "6", "worm"]
+    assert sorted(map(str, free.values)) == ["2", "3", "worm"]
     plain = read_dice(frame, faces=(1, 2, 3, 4, 5, 6))
     assert "worm" not in plain.values and len(plain.dice) == 3
+    assert [d.center for d in plain.dice] == [d.center for d in free.dice]
+    frame, _ = render_dice([RenderDie(6, "white"), RenderDie(2, "white"), RenderDie(3, "white")],
+                           seed=11, die_size=50)
+    assert 6 in read_dice(frame).values
     heckmeck = read_dice(frame, faces=(1, 2, 3, 4, 5, "worm"))
     assert 6 not in heckmeck.values and len(heckmeck.dice) == 3
-    assert [d.center for d in plain.dice] == [d.center for d in free.dice]
 
 
 def test_a_misjudged_die_size_does_not_lose_the_dice():
