@@ -1,9 +1,12 @@
 """The classical pip counter and colour names on rendered dice (exact ground truth)."""
 
+import numpy as np
 import pytest
 
+from companion.vision import FACES
 from companion.vision.colour import body_colour
 from companion.vision.pips import count_pips
+from companion.vision.reader import PIP_ON_SYMBOL, _pip_likelihood
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -20,3 +23,14 @@ def test_names_body_colours(colour):
     frame, drawn = render_dice([RenderDie(2, colour)], seed=3, die_size=48)
     d = drawn[0]
     assert body_colour(frame, d.center[0], d.center[1], d.size * 1.2) == colour
+
+
+def test_a_pip_count_weighs_by_how_the_counter_errs():
+    # Each count favours its own face, and a missed pair of pips is no veto: a count of 4 weighs
+    # less against a 6 (the counter's commonest slip) than against a 3, which it rarely counts as 4.
+    for count in range(1, 7):
+        like = _pip_likelihood(count)
+        assert int(np.argmax(like)) == FACES.index(count)
+        assert like[FACES.index("worm")] == pytest.approx(PIP_ON_SYMBOL)
+    four = _pip_likelihood(4)
+    assert four[FACES.index(6)] > 3 * four[FACES.index(3)]
