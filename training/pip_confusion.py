@@ -5,8 +5,8 @@
 
 Each set's train photos are read once with ``--model`` (dice it knows) and once with the model trained
 without that set (dice it never saw: its windows sit less well on the top faces, and the counter
-misses more pips). Every die matched to a label, with a count, adds one to (true face, count). The
-held-back photos are never read.
+misses more pips). Every die with a count whose centre lies in a label's box adds one to (true face,
+count). The held-back photos are never read.
 """
 
 from __future__ import annotations

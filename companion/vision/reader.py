@@ -54,7 +54,8 @@ SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's med
 # its count (1-6), counted on the reader's own windows in the train photos of both dev sets, read once
 # by the shipped model and once by a model that never saw the set (trained without it), so that both
 # familiar and unfamiliar dice count (docs/vision.md). It misses pips far more often than it invents
-# them: a 6 counted as a 4 (the middle pair lost) is its commonest error on unfamiliar dice.
+# them: a 6 counted as a 4 is its commonest error on unfamiliar dice, whose windows the network sizes
+# too tight, so that a pair of pips falls outside the counter's disc.
 PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 458, 22, 4, 1],
                        [11, 53, 7, 468, 7, 11], [10, 38, 23, 16, 454, 15], [13, 16, 15, 79, 21, 447]])
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
@@ -303,8 +304,8 @@ class DiceReader:
         network = face_probs
         pips = count_pips(frame, w.cx, w.cy, w.size)
         if pips.count is not None:
-            # The pip count is a second, independent witness: Bayes' rule with how often the counter
-            # is right. A disagreement makes the die uncertain unless the network is very sure.
+            # The pip count is a second, independent witness: Bayes' rule with how the counter errs.
+            # A disagreement makes the die uncertain unless the network is very sure.
             face_probs = face_probs * _pip_likelihood(pips.count)
             face_probs = face_probs / max(float(face_probs.sum()), 1e-9)
         return face_probs, network, pips.count
