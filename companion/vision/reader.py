@@ -311,7 +311,7 @@ class DiceReader:
         return face_probs, network, pips.count
 
     def _read_die(self, frame: np.ndarray, w: _Window, face_probs: np.ndarray, network: np.ndarray,
-                  count: int | None, kept: float = 1.0) -> DieReading:
+                  count: int | None, kept: float) -> DieReading:
         """``kept``: the share of the die's probability that the other dice left it (``one_set``); a
         die that looked like a symbol face in a set without one is some number, but not surely this one."""
         order = np.argsort(-face_probs)
@@ -349,12 +349,14 @@ def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, kept
 
 
+_PIP_GIVEN_FACE = (PIP_COUNTS + 1.0) / (PIP_COUNTS + 1.0).sum(axis=1, keepdims=True)
+
+
 def _pip_likelihood(count: int) -> np.ndarray:
     """P(counter says ``count`` | true face), per face class (the symbol face has no pips to count):
     ``PIP_COUNTS`` with one more of each, so that no count rules a face out."""
-    rows = (PIP_COUNTS + 1.0) / (PIP_COUNTS + 1.0).sum(axis=1, keepdims=True)
     out = np.empty(len(FACES), np.float32)
-    out[:6] = rows[:, count - 1]
+    out[:6] = _PIP_GIVEN_FACE[:, count - 1]
     out[FACES.index("worm")] = PIP_ON_SYMBOL
     return out
 

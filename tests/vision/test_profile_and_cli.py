@@ -161,7 +161,7 @@ def test_a_whole_set_in_view_teaches_the_rest_of_the_tray_as_not_a_die(reader, t
     as "not a die"; a game's roll (dice set aside may lie in view) teaches no background."""
     import cv2
 
-    from companion.vision.calibrate import NOT_A_DIE
+    from companion.vision.calibrate import MAX_BACKGROUND_PER_IMAGE, NOT_A_DIE
     from companion.vision.table_profile import TableProfile
 
     frame, drawn = render_dice([RenderDie(f, "white") for f in (3, 6)], seed=5, die_size=50)
@@ -179,4 +179,4 @@ def test_a_whole_set_in_view_teaches_the_rest_of_the_tray_as_not_a_die(reader, t
     labels = Profile.load(tmp_path / "taught.npz").labels
     assert labels[:2] == [f - 1 for f in faces] and NOT_A_DIE in labels[2:]
     background = [p for p, lab in zip(taught.profile.patches, labels, strict=True) if lab == NOT_A_DIE]
-    assert len(background) <= 12
+    assert len(background) <= MAX_BACKGROUND_PER_IMAGE
