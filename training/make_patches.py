@@ -164,6 +164,19 @@ def odd_pips(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int,
             return pip  # type: ignore[return-value]
 
 
+def any_tint(rng: np.random.Generator, die: RenderDie) -> RenderDie:
+    """A die of any body colour, pale to dark, with pips of any colour at least a little apart from it
+    (red on dark blue stands out less than white on black), a little larger or smaller than usual. The
+    named tints and high-contrast pips alone left real dice of other colours unfamiliar."""
+    hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(35, 245)]]], np.uint8)
+    body = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
+    while True:
+        pip = tuple(int(v) for v in rng.integers(0, 256, 3))
+        if math.dist(pip, body) > 70:
+            break
+    return replace(die, body=body, pip_colour=pip, pip_size=float(rng.uniform(0.75, 1.25)))  # type: ignore[arg-type]
+
+
 def draw_marks(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Generator, n: int, side: float
                ) -> list[tuple[float, float]]:
     """Dots and rings on the tray away from the dice (screws, holes, printed marks): a lone pip with no
@@ -217,7 +230,7 @@ def light_table(rng: np.random.Generator) -> tuple[tuple[int, int, int], float]:
 
 
 def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0,
-                     looks: float = 0.0, light: float = 0.0) -> Patches:
+                     looks: float = 0.0, light: float = 0.0, tints: float = 0.0) -> Patches:
     out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
@@ -228,6 +241,8 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
         if odd > 0:  # (no draws from rng otherwise: the default patches stay as they were)
             dice = [replace(d, pip_colour=odd_pips(rng, BODY_BGR[d.colour]))
                     if d.face != "worm" and rng.random() < odd else d for d in dice]
+        if tints > 0:  # (no draws from rng otherwise)
+            dice = [any_tint(rng, d) if d.face != "worm" and rng.random() < tints else d for d in dice]
         tilt = (0.0, 0.0)
         if looks > 0:  # (no draws from rng otherwise)
             dice, tilt = real_looks(rng, dice, looks)
@@ -267,6 +282,8 @@ def main() -> None:
                     help="share of rendered dice marbled or translucent, and of frames seen obliquely")
     ap.add_argument("--light", type=float, default=0.0,
                     help="share of rendered frames on a pale table, often with wood grain")
+    ap.add_argument("--tints", type=float, default=0.0,
+                    help="share of rendered dice of any body colour, with pips of any colour and size")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -280,7 +297,8 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
         allp.extend(p)
         src += [i] * len(p.y)
-    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks, args.light)
+    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks, args.light,
+                          args.tints)
     print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
     allp.extend(p)
     src += [2] * len(p.y)

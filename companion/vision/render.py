@@ -62,7 +62,9 @@ class RenderDie:
     ``angle`` in degrees (None: random), ``center`` in pixels (None: random free spot), ``pip_colour``
     a BGR triple (None: the usual one for the body), ``cocked``: leaning on another die or the wall,
     so the top face is tilted and two faces show. ``marble``: a second body colour swirled through the
-    first; ``translucent``: how strongly the pips of the hidden faces show through the body (0-1).
+    first; ``translucent``: how strongly the pips of the hidden faces show through the body (0-1);
+    ``body``: a BGR body colour in place of the named colour's usual tint (``colour`` stays its name);
+    ``pip_size``: pips this much larger or smaller than usual.
     """
 
     face: Face
@@ -73,6 +75,12 @@ class RenderDie:
     cocked: bool = False
     marble: tuple[int, int, int] | None = None
     translucent: float = 0.0
+    body: tuple[int, int, int] | None = None
+    pip_size: float = 1.0
+
+    @property
+    def body_bgr(self) -> tuple[int, int, int]:
+        return self.body or BODY_BGR[self.colour]
 
     def __post_init__(self) -> None:
         if self.face not in FACES:
@@ -316,7 +324,7 @@ def _draw_die(
     glare: bool,
 ) -> tuple[int, int, int, int]:
     h, w = img.shape[:2]
-    body = BODY_BGR[die.colour]
+    body = die.body_bgr
     # A darker rim (the rounded edges) then the flat top face.
     _poly(img, _rounded(cx, cy, s, angle), _shade(body, 0.72))
     _poly(img, _rounded(cx, cy, s * 0.9, angle, 0.25), _shade(body, float(rng.uniform(0.93, 1.05))))
@@ -373,7 +381,7 @@ def _draw_sides(img: np.ndarray, rng: np.random.Generator, die: RenderDie, cx: f
     top = _corners(cx, cy, s, angle)
     d = np.array(tilt, np.float32) * s
     foot: np.ndarray = top + d
-    body = BODY_BGR[die.colour]
+    body = die.body_bgr
     pip = die.pip_colour or PIP_BGR[die.colour]
     top_face = die.face if isinstance(die.face, int) else 6
     others = [f for f in range(1, 7) if f not in (top_face, 7 - top_face)]
@@ -402,7 +410,7 @@ def _draw_face(img: np.ndarray, die: RenderDie, cx: float, cy: float, s: float, 
     assert isinstance(die.face, int)
     pip = die.pip_colour or PIP_BGR[die.colour]
     for u, v in PIP_LAYOUT[die.face]:
-        r = 0.2 if die.face == 1 else 0.13
+        r = (0.2 if die.face == 1 else 0.13) * die.pip_size
         _disc(img, _to_frame(cx, cy, s, angle, u * 1.1, v * 1.1), r * s / 2 * 1.6, pip)
 
 
@@ -424,7 +432,7 @@ def _draw_cocked(
 ) -> tuple[int, int, int, int]:
     """A die leaning over: a foreshortened top face and one side face both show."""
     h, w = img.shape[:2]
-    body = BODY_BGR[die.colour]
+    body = die.body_bgr
     a = math.radians(angle)
     lean = float(rng.uniform(0.35, 0.6))
     top = _corners(cx, cy, s, angle)

@@ -8,7 +8,7 @@ from companion.cli import main
 from companion.vision.calibrate import build_profile
 from companion.vision.crops import patch
 from companion.vision.evaluate import iterate
-from companion.vision.profile import Profile
+from companion.vision.profile import PRIOR_PATCHES, Profile, _retrain_head
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -55,6 +55,21 @@ def test_retrained_last_layer_fits_the_tables_dice(reader):
     labels = np.array(profile.labels)
     assert np.mean(adapted.argmax(axis=1) == labels) >= np.mean(scores.probs.argmax(axis=1) == labels)
     assert np.mean(adapted.argmax(axis=1) == labels) >= 0.9
+
+
+def test_a_larger_profile_moves_the_last_layer_further():
+    # The shipped layer weighs as much as PRIOR_PATCHES examples: the same dice confirmed ten times
+    # over are more evidence than once, so the retrained layer moves further from the shipped one.
+    rng = np.random.default_rng(1)
+    w0, b0 = rng.normal(0, 1, (9, 16)).astype(np.float32), np.zeros(9, np.float32)
+    x = rng.normal(0, 1, (12, 16)).astype(np.float32)
+    y = rng.integers(0, 6, 12)
+    moved = []
+    for copies in (1, 10):
+        w, _ = _retrain_head(np.tile(x, (copies, 1)), np.tile(y, copies), w0, b0, 1.0)
+        moved.append(float(np.linalg.norm(w - w0)))
+    assert PRIOR_PATCHES > 12  # once, the dice weigh less than the shipped layer
+    assert moved[1] > 1.5 * moved[0] > 0
 
 
 def test_cli_read_json(fixtures, capsys, tmp_path):
