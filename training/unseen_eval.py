@@ -1,4 +1,5 @@
-"""Score a model on a dice set it never saw, without and with a profile of 5 of its photos.
+"""Score a model on a dice set it never saw, without and with a profile of 5 of its photos
+(``--photos N``: of N).
 
     .venv/bin/python training/train_faces.py --patches P.npz --drop-source 0 --out /tmp/no_nell.onnx
     .venv/bin/python training/unseen_eval.py --model /tmp/no_nell.onnx --set nell-byler-d6 [--part tune]
@@ -34,10 +35,11 @@ def main() -> None:
     ap.add_argument("--part", default="tune", choices=["tune", "test"])
     ap.add_argument("--plain", action="store_true",
                     help="read as the daemon does for a game without symbol faces (faces 1-6 only)")
+    ap.add_argument("--photos", type=int, default=5, help="photos the profile is built from")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
     train = split["train"]
-    stems = train[:: max(1, len(train) // 5)][:5]
+    stems = train[:: max(1, len(train) // args.photos)][: args.photos]
     score_on = [s for s in train if s not in stems] if args.part == "tune" else split["test"]
     reader = DiceReader(args.model)
     data = DATA / args.set

@@ -19,9 +19,11 @@ import numpy as np
 from companion.vision.classifier import FaceClassifier, Scores
 
 # How strongly the retrained last layer is held to the shipped one: the shipped layer counts as much as
-# this many profile patches, so a small profile moves it a little and a growing one more and more
-# (a pull of 0.3 on the 122 patches of 5 photos of a mixed set, 0.9 on the 41 of 5 webcam photos).
+# PRIOR_PATCHES profile patches, so a small profile moves it less (a pull of 0.9 on the 41 patches of 5
+# webcam photos, of two dice each), but never less than PULL (0.3 from 120 patches on: a weaker pull
+# read fewer dice of a 365-patch profile, docs/vision.md).
 PRIOR_PATCHES = 36.0
+PULL = 0.3
 STEPS = 300  # gradient steps when retraining the last layer (milliseconds on a Pi)
 K = 7  # neighbours consulted
 SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s - 1)): 1 when identical
@@ -153,8 +155,9 @@ class Profile:
 def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, temperature: float
                   ) -> tuple[np.ndarray, np.ndarray]:
     """Softmax regression on (x, y) from (w0, b0), with an L2 pull back towards them that weighs as much
-    as ``PRIOR_PATCHES`` examples: the loss is a mean over the examples, so the pull is divided by them."""
-    pull = PRIOR_PATCHES / max(len(y), 1)
+    as ``PRIOR_PATCHES`` examples (the loss is a mean over the examples, so the pull is divided by them),
+    or ``PULL``, whichever is stronger."""
+    pull = max(PULL, PRIOR_PATCHES / max(len(y), 1))
     w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
     onehot = np.eye(len(b0))[y]
     scale = 1.0 / max(float(np.mean(np.sum(x * x, axis=1))), 1e-6)  # step size for this feature scale

@@ -58,8 +58,8 @@ def test_retrained_last_layer_fits_the_tables_dice(reader):
 
 
 def test_a_larger_profile_moves_the_last_layer_further():
-    # The shipped layer weighs as much as PRIOR_PATCHES examples: the same dice confirmed ten times
-    # over are more evidence than once, so the retrained layer moves further from the shipped one.
+    # The shipped layer weighs as much as PRIOR_PATCHES examples (or PULL, whichever is stronger): the
+    # same dice confirmed ten times over are more evidence than once, so the layer moves further.
     rng = np.random.default_rng(1)
     w0, b0 = rng.normal(0, 1, (9, 16)).astype(np.float32), np.zeros(9, np.float32)
     x = rng.normal(0, 1, (12, 16)).astype(np.float32)
