@@ -71,3 +71,26 @@ def test_marbled_and_translucent_dice_change_only_the_die():
         changed = np.any(other != frame, axis=2)
         assert changed[inside].mean() > 0.05
         assert not changed[: y0 - 2].any() and not changed[y1 + 2 :].any()
+
+
+def test_a_die_of_any_tint_with_larger_pips():
+    # A body colour outside the named tints, and pips larger than usual: the die keeps its name and
+    # box, its face takes the new colour, and more of it is pip.
+    kw = dict(center=(160.0, 120.0), angle=0.0)
+    frame, [d] = render_dice([RenderDie(5, "blue", **kw)], seed=4, size=(320, 240), die_size=44)
+    tinted, [e] = render_dice([RenderDie(5, "blue", body=(40, 160, 200), pip_colour=(30, 30, 120), **kw)],
+                              seed=4, size=(320, 240), die_size=44)
+    big, _ = render_dice([RenderDie(5, "blue", body=(40, 160, 200), pip_colour=(30, 30, 120), pip_size=1.25,
+                                    **kw)], seed=4, size=(320, 240), die_size=44)
+    assert e == d and e.colour == "blue"
+    x0, y0, x1, y1 = e.box
+    face = tinted[y0 + 4 : y1 - 4, x0 + 4 : x1 - 4].reshape(-1, 3).astype(int)
+    body = np.abs(face - (40, 160, 200)).sum(axis=1) < 60
+    assert body.mean() > 0.4
+    assert not np.array_equal(frame, tinted)
+
+    def pip_share(img):
+        px = img[y0 + 4 : y1 - 4, x0 + 4 : x1 - 4].reshape(-1, 3).astype(int)
+        return float((np.abs(px - (30, 30, 120)).sum(axis=1) < 60).mean())
+
+    assert pip_share(big) > 1.2 * pip_share(tinted) > 0
