@@ -156,11 +156,12 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
     return out
 
 
-def odd_pips(rng: np.random.Generator, body: tuple[int, int, int]) -> tuple[int, int, int]:
-    """A random pip colour that stands out from the body by at least a third of the colour cube."""
+def odd_pips(rng: np.random.Generator, body: tuple[int, int, int], apart: float = 150.0) -> tuple[int, int, int]:
+    """A random pip colour that stands out from the body by more than ``apart`` (150: a third of the
+    colour cube)."""
     while True:
         pip = tuple(int(v) for v in rng.integers(0, 256, 3))
-        if math.dist(pip, body) > 150:
+        if math.dist(pip, body) > apart:
             return pip  # type: ignore[return-value]
 
 
@@ -170,10 +171,7 @@ def any_tint(rng: np.random.Generator, die: RenderDie) -> RenderDie:
     named tints and high-contrast pips alone left real dice of other colours unfamiliar."""
     hsv = np.array([[[rng.integers(0, 180), rng.integers(0, 256), rng.integers(35, 245)]]], np.uint8)
     body = tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])
-    while True:
-        pip = tuple(int(v) for v in rng.integers(0, 256, 3))
-        if math.dist(pip, body) > 70:
-            break
+    pip = odd_pips(rng, body, apart=70.0)  # type: ignore[arg-type]
     return replace(die, body=body, pip_colour=pip, pip_size=float(rng.uniform(0.75, 1.25)))  # type: ignore[arg-type]
 
 

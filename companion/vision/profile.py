@@ -1,9 +1,10 @@
 """A profile: the table's own dice, as labelled patches, and how the reader adapts to them.
 
 Every reading the table confirms (and each die of the guided calibration) is kept as a 32x32 patch
-with its class. On loading, the patches go through the classifier once and their embeddings are kept;
-a new die is then also judged by its nearest neighbours among them (cosine similarity of embeddings).
-Patches, not embeddings, are stored, so a profile survives a retrained model.
+with its class. On first use the classifier's last layer is retrained on them (held to the shipped
+layer, the more so the smaller the profile); a model without head weights falls back to nearest
+neighbours among their embeddings. Patches, not embeddings, are stored, so a profile survives a
+retrained model.
 
 A profile file is a ``.npz`` with ``patches`` (n x 32 x 32 x 3 uint8, BGR), ``labels`` (class index:
 0-5 faces 1-6, 6 the symbol face, 7 not a die) and ``die_size`` (typical die side in px, or 0).
