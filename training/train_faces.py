@@ -78,9 +78,25 @@ def standardise(x: torch.Tensor) -> torch.Tensor:
     return (x - mean) / (std + 0.02)
 
 
-def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0
-            ) -> tuple[torch.Tensor, torch.Tensor]:
+def recolour(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Each channel mapped by its own random line, lo + (hi - lo) * value: a white die with black pips
+    becomes a die of any colour with pips of any other, keeping the real photo's shapes, blur and
+    shading. At least one channel keeps a clear difference, so that the face stays readable."""
     n = x.shape[0]
+    lo = torch.rand(n, 3, 1, 1, generator=g)
+    span = torch.rand(n, 3, 1, 1, generator=g) - lo
+    widest = span.abs().amax(dim=1, keepdim=True)
+    span = span * torch.clamp(0.4 / (widest + 1e-6), min=1.0)
+    return lo + span * x
+
+
+def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0,
+            recolour_share: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
+    n = x.shape[0]
+    if recolour_share > 0:  # (no draws from g without it: the default training stays as it was)
+        rc = torch.rand(n, generator=g) < recolour_share
+        if bool(rc.any()):
+            x[rc] = recolour(x[rc], g)
     # Small, soft dice: a share of the patches is shrunk and enlarged again, as a die of 15-25 px
     # (or one slightly out of focus) looks once cut to 32x32.
     soft = torch.rand(n, generator=g) < blur if blur > 0 else torch.zeros(n, dtype=torch.bool)
@@ -130,6 +146,8 @@ def main() -> None:
     ap.add_argument("--stride", type=int, default=1)
     ap.add_argument("--invert", type=float, default=0.3, help="share of patches turned into negatives")
     ap.add_argument("--blur", type=float, default=0.0, help="share of patches shrunk and enlarged again")
+    ap.add_argument("--recolour", type=float, default=0.0,
+                    help="share of patches whose channels are each mapped by a random line (any die colour)")
     ap.add_argument("--focal", type=float, default=0.0, help="focal-loss exponent: weight on hard patches")
     ap.add_argument("--drop-source", type=int, nargs="*", default=[],
                     help="leave out patches of these sources (make_patches.py: 0 nell-byler-d6, "
@@ -164,7 +182,7 @@ def main() -> None:
         total = 0.0
         for i in range(0, len(perm), 128):
             idx = perm[i : i + 128]
-            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur)
+            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour)
             logits, _, pred = model(xa)
             each = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1,
                                                reduction="none")
