@@ -1,13 +1,16 @@
 """Speed of the dice reader on one core: median milliseconds per photo.
 
-    .venv/bin/python benchmarks/vision_speed.py [DATA_DIR ...] [--parts]
+    .venv/bin/python benchmarks/vision_speed.py [DATA_DIR ...] [--parts] [--network]
+        [--compare NAME=A,B]
 
 Defaults to the held-back photos of the dev sets when /work/shared/data/dice exists, else to the test
 fixtures. The process is pinned to one core (``sched_setaffinity``) and OpenCV to one thread: a
 thread limit alone still let OpenCV's network use a second core. A Pi 4 core is about 4x slower than
 one core here. Each set is timed three times; the spread shows how much the shared machine moves.
 ``--parts`` also times the parts of a reading once: segmentation, the network per window, and the pip
-count and colour per die found.
+count and colour per die found. ``--network`` times the network alone: ms a window at batch sizes 1-64 and
+each layer of a 32-window batch. ``--compare NAME=A,B`` times the reader with its constant ``NAME`` at A
+and at B, taking turns in one process (four passes each), so that the machine's drift falls on both.
 """
 
 from __future__ import annotations
@@ -61,9 +64,61 @@ def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
             f"pip count {med(pip):.3f} ms and colour {med(col):.3f} ms a die")
 
 
+def network(reader: DiceReader) -> str:
+    """Median ms a window by batch size, and ms per layer (OpenCV's own profile) for a batch of 32."""
+    rng = np.random.default_rng(0)
+    lines = []
+    for n in (1, 4, 8, 16, 32, 64):
+        batch = [rng.integers(0, 255, (32, 32, 3), dtype=np.uint8) for _ in range(n)]
+        reader.classifier.classify(batch)
+        ts = []
+        for _ in range(30):
+            t = time.perf_counter()
+            reader.classifier.classify(batch)
+            ts.append((time.perf_counter() - t) * 1000 / n)
+        lines.append(f"batch {n}: {statistics.median(ts):.3f} ms a window")
+    net = reader.classifier.net
+    layers = np.zeros(len(net.getLayerNames()))
+    for _ in range(30):
+        reader.classifier.classify(batch[:32])
+        layers += np.array(net.getPerfProfile()[1], float).ravel()[: len(layers)]
+    ms = layers / 30 / cv2.getTickFrequency() * 1000
+    lines += [f"{name}: {t:.2f} ms" for name, t in zip(net.getLayerNames(), ms, strict=True) if t >= 0.05]
+    return "  network: " + "\n  network: ".join(lines)
+
+
+def compare(reader: DiceReader, frames: list[np.ndarray], name: str, values: list[str]) -> str:
+    """The reader's constant ``name`` at each value, taking turns, four passes each."""
+    from companion.vision import reader as module
+
+    before = getattr(module, name)
+    medians: dict[str, list[float]] = {v: [] for v in values}
+    try:
+        for rep in range(4):
+            for v in values if rep % 2 == 0 else values[::-1]:
+                setattr(module, name, type(before)(v))
+                ms = []
+                for f in frames:
+                    t = time.perf_counter()
+                    reader.read(f)
+                    ms.append((time.perf_counter() - t) * 1000)
+                medians[v].append(statistics.median(ms))
+    finally:
+        setattr(module, name, before)
+    return "\n".join(f"  {name}={v}: medians " + ", ".join(f"{m:.1f}" for m in ms)
+                     + f" ms, median {statistics.median(ms):.1f}" for v, ms in medians.items())
+
+
 def main(argv: list[str]) -> int:
     show_parts = "--parts" in argv
-    argv = [a for a in argv if a != "--parts"]
+    show_network = "--network" in argv
+    versus = None
+    if "--compare" in argv:
+        i = argv.index("--compare")
+        name, _, values = argv[i + 1].partition("=")
+        versus = (name, values.split(","))
+        argv = argv[:i] + argv[i + 2 :]
+    argv = [a for a in argv if a not in ("--parts", "--network")]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cv2.setNumThreads(1)
@@ -91,6 +146,10 @@ def main(argv: list[str]) -> int:
               f"{medians[2]:.1f}), p90 {every[int(0.9 * len(every))]:.1f} ms (one core)")
         if show_parts:
             print(parts(reader, frames))
+        if versus is not None:
+            print(compare(reader, frames, *versus))
+    if show_network:
+        print(network(reader))
     return 0
 
 

@@ -55,6 +55,11 @@ class FaceClassifier:
         self._outputs: list[str] = list(meta.get("outputs", ["logits", "embedding"]))
 
     @property
+    def net(self) -> cv2.dnn.Net:
+        """The loaded network, for benchmarks that time its layers."""
+        return self._net
+
+    @property
     def none_class(self) -> int:
         return self.classes.index("none")
 
