@@ -1,7 +1,7 @@
 """Speed of the dice reader on one core: median milliseconds per photo.
 
     .venv/bin/python benchmarks/vision_speed.py [DATA_DIR ...] [--parts] [--network]
-        [--compare NAME=A,B]
+        [--compare NAME=A,B] [--model M.onnx]
 
 Defaults to the held-back photos of the dev sets when /work/shared/data/dice exists, else to the test
 fixtures. The process is pinned to one core (``sched_setaffinity``) and OpenCV to one thread: a
@@ -11,6 +11,7 @@ one core here. Each set is timed three times; the spread shows how much the shar
 count and colour per die found. ``--network`` times the network alone: ms a window at batch sizes 1-64 and
 each layer of a 32-window batch. ``--compare NAME=A,B`` times the reader with its constant ``NAME`` at A
 and at B, taking turns in one process (four passes each), so that the machine's drift falls on both.
+``--model`` times another network than the shipped one (a candidate from ``training/train_faces.py``).
 """
 
 from __future__ import annotations
@@ -113,6 +114,11 @@ def main(argv: list[str]) -> int:
     show_parts = "--parts" in argv
     show_network = "--network" in argv
     versus = None
+    model = None
+    if "--model" in argv:
+        i = argv.index("--model")
+        model = argv[i + 1]
+        argv = argv[:i] + argv[i + 2 :]
     if "--compare" in argv:
         i = argv.index("--compare")
         name, _, values = argv[i + 1].partition("=")
@@ -125,7 +131,7 @@ def main(argv: list[str]) -> int:
     dirs = [Path(a) for a in argv] or [d for d in DEFAULT if d.exists()]
     if not dirs:
         dirs = sorted((ROOT / "tests" / "fixtures" / "dice").iterdir())
-    reader = DiceReader()
+    reader = DiceReader(model)
     for d in dirs:
         held_back = set(SPLIT.get(d.name, {}).get("test", []))
         paths = [p for p in find_images(d) if not held_back or p.stem in held_back][:80]

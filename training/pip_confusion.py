@@ -6,7 +6,9 @@
 Each set's train photos are read once with ``--model`` (dice it knows) and once with the model trained
 without that set (dice it never saw: its windows sit less well on the top faces, and the counter
 misses more pips). Every die with a count whose centre lies in a label's box adds one to (true face,
-count). The held-back photos are never read.
+count). The held-back photos are never read. ``--json FILE`` also writes each set's own total (both models),
+which ``unseen_eval.py --crosswise`` uses: a set left out is then scored with counts from the other
+set only, so that its own dice do not shape the weights it is judged with.
 """
 
 from __future__ import annotations
@@ -43,16 +45,23 @@ def main() -> None:
     ap.add_argument("--model", required=True, help="the model that saw every set")
     ap.add_argument("--left-out", nargs="+", required=True, metavar="SET=MODEL",
                     help="for each set, a model trained without it")
+    ap.add_argument("--json", help="write {set: its own 6x6 counts} here (for unseen_eval.py --crosswise)")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     total = np.zeros((6, 6), np.int64)
+    by_set: dict[str, list[list[int]]] = {}
     for item in args.left_out:
         name, unseen = item.split("=", 1)
+        own = np.zeros((6, 6), np.int64)
         for model in (args.model, unseen):
             m = confusion(model, name, split[name]["train"])
             print(name, model, m.tolist(), flush=True)
-            total += m
+            own += m
+        by_set[name] = own.tolist()
+        total += own
     print("PIP_COUNTS =", total.tolist())
+    if args.json:
+        Path(args.json).write_text(json.dumps(by_set) + "\n")
 
 
 if __name__ == "__main__":

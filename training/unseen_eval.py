@@ -10,6 +10,11 @@ them. ``--part tune``: the profile from 5 of the set's train photos, scored on i
 (the model never saw any of them, so this part may be used for choices); ``--part test``: the same
 profile, scored on the held-back photos (report only). The profile photos are the 5 that
 ``benchmarks/vision_accuracy.py`` uses.
+
+``--crosswise`` weighs the pip count with ``reader.PIP_COUNTS`` counted on the *other* set only
+(``pip_counts_by_set.json``, written by ``pip_confusion.py --json``): the shipped counts include the
+left-out set's own dice. ``--second-model M`` reads the final dice of each frame again with a second
+network and averages the two networks' probabilities (an ensemble, tried in the eleventh round).
 """
 
 from __future__ import annotations
@@ -22,10 +27,46 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
+from companion.vision import reader as reader_module  # noqa: E402
 from companion.vision.calibrate import build_profile  # noqa: E402
+from companion.vision.classifier import FaceClassifier  # noqa: E402
 from companion.vision.evaluate import Score, iterate  # noqa: E402
+from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
+
+PIP_COUNTS_BY_SET = Path(__file__).with_name("pip_counts_by_set.json")
+
+
+class PairReader(DiceReader):
+    """A reader whose final dice are read again by a second network, the probabilities averaged."""
+
+    def __init__(self, model: str, second: str) -> None:
+        super().__init__(model)
+        self.second = FaceClassifier(second)
+        self._profiles: dict[int, Profile] = {}  # a copy of each profile for the second network
+
+    def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None
+                      ) -> list[reader_module._Window]:
+        found = super()._dice_windows(frame, die_size, prof)
+        if not found:
+            return found
+        scores = self.second.classify([w.patch for w in found])
+        probs = scores.probs
+        if prof is not None and len(prof) > 0:
+            own = self._profiles.setdefault(id(prof), Profile(list(prof.patches), list(prof.labels),
+                                                               prof.die_size, list(prof.views)))
+            probs = own.adapt(self.second, scores)
+        return [reader_module._Window(w.cx, w.cy, w.size, (w.probs + probs[i]) / 2, w.emb, w.patch, w.offset)
+                for i, w in enumerate(found)]
+
+
+def use_pip_counts(counts: list[list[int]]) -> None:
+    reader_module.PIP_COUNTS = np.array(counts)
+    reader_module._PIP_GIVEN_FACE = (reader_module.PIP_COUNTS + 1.0) / (
+        reader_module.PIP_COUNTS + 1.0).sum(axis=1, keepdims=True)
 
 
 def main() -> None:
@@ -36,12 +77,17 @@ def main() -> None:
     ap.add_argument("--plain", action="store_true",
                     help="read as the daemon does for a game without symbol faces (faces 1-6 only)")
     ap.add_argument("--photos", type=int, default=5, help="photos the profile is built from")
+    ap.add_argument("--crosswise", action="store_true", help="pip counts from the other set only")
+    ap.add_argument("--second-model", help="average a second network's reading of the final dice")
     args = ap.parse_args()
+    if args.crosswise:
+        other = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}[args.set]
+        use_pip_counts(json.loads(PIP_COUNTS_BY_SET.read_text())[other])
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
     train = split["train"]
     stems = train[:: max(1, len(train) // args.photos)][: args.photos]
     score_on = [s for s in train if s not in stems] if args.part == "tune" else split["test"]
-    reader = DiceReader(args.model)
+    reader = DiceReader(args.model) if args.second_model is None else PairReader(args.model, args.second_model)
     data = DATA / args.set
     profile = build_profile(reader, ((f, labels) for _, f, labels in iterate(data, only=stems)))
     frames = list(iterate(data, only=score_on))
