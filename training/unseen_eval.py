@@ -43,8 +43,8 @@ PIP_COUNTS_BY_SET = Path(__file__).with_name("pip_counts_by_set.json")
 class PairReader(DiceReader):
     """A reader whose final dice are read again by a second network, the probabilities averaged."""
 
-    def __init__(self, model: str, second: str) -> None:
-        super().__init__(model)
+    def __init__(self, model: str, second: str, pip_counts: np.ndarray | None = None) -> None:
+        super().__init__(model, pip_counts=pip_counts)
         self.second = FaceClassifier(second)
         self._profiles: dict[int, Profile] = {}  # a copy of each profile for the second network
 
@@ -63,12 +63,6 @@ class PairReader(DiceReader):
                 for i, w in enumerate(found)]
 
 
-def use_pip_counts(counts: list[list[int]]) -> None:
-    reader_module.PIP_COUNTS = np.array(counts)
-    reader_module._PIP_GIVEN_FACE = (reader_module.PIP_COUNTS + 1.0) / (
-        reader_module.PIP_COUNTS + 1.0).sum(axis=1, keepdims=True)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--model", required=True)
@@ -80,14 +74,16 @@ def main() -> None:
     ap.add_argument("--crosswise", action="store_true", help="pip counts from the other set only")
     ap.add_argument("--second-model", help="average a second network's reading of the final dice")
     args = ap.parse_args()
+    counts = None
     if args.crosswise:
         other = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}[args.set]
-        use_pip_counts(json.loads(PIP_COUNTS_BY_SET.read_text())[other])
+        counts = np.array(json.loads(PIP_COUNTS_BY_SET.read_text())[other])
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
     train = split["train"]
     stems = train[:: max(1, len(train) // args.photos)][: args.photos]
     score_on = [s for s in train if s not in stems] if args.part == "tune" else split["test"]
-    reader = DiceReader(args.model) if args.second_model is None else PairReader(args.model, args.second_model)
+    reader = (DiceReader(args.model, pip_counts=counts) if args.second_model is None
+              else PairReader(args.model, args.second_model, counts))
     data = DATA / args.set
     profile = build_profile(reader, ((f, labels) for _, f, labels in iterate(data, only=stems)))
     frames = list(iterate(data, only=score_on))

@@ -120,9 +120,13 @@ class _Window:
 class DiceReader:
     """Holds the loaded network (load once) and an optional profile of the table's dice."""
 
-    def __init__(self, model_path: Path | str | None = None, profile: Profile | None = None) -> None:
+    def __init__(self, model_path: Path | str | None = None, profile: Profile | None = None,
+                 pip_counts: np.ndarray | None = None) -> None:
+        """``pip_counts``: how the pip counter errs, in place of ``PIP_COUNTS`` (for measuring a set
+        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``)."""
         self.classifier = FaceClassifier(model_path)
         self.profile = profile
+        self.pip_counts = PIP_COUNTS if pip_counts is None else np.asarray(pip_counts)
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None) -> Reading:
@@ -306,7 +310,7 @@ class DiceReader:
         if pips.count is not None:
             # The pip count is a second, independent witness: Bayes' rule with how the counter errs.
             # A disagreement makes the die uncertain unless the network is very sure.
-            face_probs = face_probs * _pip_likelihood(pips.count)
+            face_probs = face_probs * _pip_likelihood(pips.count, self.pip_counts)
             face_probs = face_probs / max(float(face_probs.sum()), 1e-9)
         return face_probs, network, pips.count
 
@@ -349,14 +353,12 @@ def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, kept
 
 
-_PIP_GIVEN_FACE = (PIP_COUNTS + 1.0) / (PIP_COUNTS + 1.0).sum(axis=1, keepdims=True)
-
-
-def _pip_likelihood(count: int) -> np.ndarray:
+def _pip_likelihood(count: int, counts: np.ndarray = PIP_COUNTS) -> np.ndarray:
     """P(counter says ``count`` | true face), per face class (the symbol face has no pips to count):
-    ``PIP_COUNTS`` with one more of each, so that no count rules a face out."""
+    ``counts`` with one more of each, so that no count rules a face out."""
+    column = counts[:, count - 1] + 1.0
     out = np.empty(len(FACES), np.float32)
-    out[:6] = _PIP_GIVEN_FACE[:, count - 1]
+    out[:6] = column / (counts.sum(axis=1) + counts.shape[1])
     out[FACES.index("worm")] = PIP_ON_SYMBOL
     return out
 
