@@ -126,7 +126,7 @@ class DiceReader:
         with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``)."""
         self.classifier = FaceClassifier(model_path)
         self.profile = profile
-        self.pip_counts = PIP_COUNTS if pip_counts is None else np.asarray(pip_counts)
+        self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None) -> Reading:
@@ -310,7 +310,7 @@ class DiceReader:
         if pips.count is not None:
             # The pip count is a second, independent witness: Bayes' rule with how the counter errs.
             # A disagreement makes the die uncertain unless the network is very sure.
-            face_probs = face_probs * _pip_likelihood(pips.count, self.pip_counts)
+            face_probs = face_probs * _pip_likelihood(pips.count, self._pip_given_face)
             face_probs = face_probs / max(float(face_probs.sum()), 1e-9)
         return face_probs, network, pips.count
 
@@ -353,12 +353,21 @@ def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, kept
 
 
-def _pip_likelihood(count: int, counts: np.ndarray = PIP_COUNTS) -> np.ndarray:
-    """P(counter says ``count`` | true face), per face class (the symbol face has no pips to count):
-    ``counts`` with one more of each, so that no count rules a face out."""
-    column = counts[:, count - 1] + 1.0
+def pip_given_face(counts: np.ndarray) -> np.ndarray:
+    """P(count | true face) from counts of (true face, count): one more of each, so that no count rules
+    a face out. Computed once per reader."""
+    smoothed = np.asarray(counts, np.float64) + 1.0
+    out: np.ndarray = smoothed / smoothed.sum(axis=1, keepdims=True)
+    return out
+
+
+_PIP_GIVEN_FACE = pip_given_face(PIP_COUNTS)
+
+
+def _pip_likelihood(count: int, given: np.ndarray = _PIP_GIVEN_FACE) -> np.ndarray:
+    """P(counter says ``count`` | true face), per face class (the symbol face has no pips to count)."""
     out = np.empty(len(FACES), np.float32)
-    out[:6] = column / (counts.sum(axis=1) + counts.shape[1])
+    out[:6] = given[:, count - 1]
     out[FACES.index("worm")] = PIP_ON_SYMBOL
     return out
 

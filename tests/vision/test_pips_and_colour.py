@@ -6,7 +6,7 @@ import pytest
 from companion.vision import FACES
 from companion.vision.colour import body_colour
 from companion.vision.pips import count_pips
-from companion.vision.reader import PIP_ON_SYMBOL, _pip_likelihood
+from companion.vision.reader import PIP_COUNTS, PIP_ON_SYMBOL, DiceReader, _pip_likelihood, pip_given_face
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -34,3 +34,12 @@ def test_a_pip_count_weighs_by_how_the_counter_errs():
         assert like[FACES.index("worm")] == pytest.approx(PIP_ON_SYMBOL)
     four = _pip_likelihood(4)
     assert four[FACES.index(6)] > 3 * four[FACES.index(3)]
+
+
+def test_a_reader_can_weigh_counts_by_other_error_counts():
+    # A counter that is never wrong: its count all but decides the face; the shipped counts do not.
+    sure = pip_given_face(np.diag([1000] * 6))
+    assert np.allclose(sure.sum(axis=1), 1.0)
+    assert _pip_likelihood(4, sure)[FACES.index(4)] > 100 * _pip_likelihood(4, sure)[FACES.index(6)]
+    assert np.array_equal(DiceReader()._pip_given_face, pip_given_face(PIP_COUNTS))
+    assert np.array_equal(DiceReader(pip_counts=np.diag([1000] * 6))._pip_given_face, sure)
