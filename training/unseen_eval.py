@@ -15,8 +15,6 @@ profile, scored on the held-back photos (report only). The profile photos are th
 (``pip_counts_by_set.json``, written by ``pip_confusion.py --json``): the shipped counts include the
 left-out set's own dice. ``--second-model M`` reads the final dice of each frame again with a second
 network and averages the two networks' probabilities (an ensemble, tried in the eleventh round).
-``--turns N`` has the profile's head learn from N of each patch's 8 quarter-turned and mirrored views
-(twelfth round; 1 is the profile before it).
 """
 
 from __future__ import annotations
@@ -75,8 +73,6 @@ def main() -> None:
     ap.add_argument("--photos", type=int, default=5, help="photos the profile is built from")
     ap.add_argument("--crosswise", action="store_true", help="pip counts from the other set only")
     ap.add_argument("--second-model", help="average a second network's reading of the final dice")
-    ap.add_argument("--turns", type=int, help="views of each profile patch its head learns from (1-8; "
-                    "default: the profile's own)")
     args = ap.parse_args()
     counts = None
     if args.crosswise:
@@ -90,8 +86,6 @@ def main() -> None:
               else PairReader(args.model, args.second_model, counts))
     data = DATA / args.set
     profile = build_profile(reader, ((f, labels) for _, f, labels in iterate(data, only=stems)))
-    if args.turns is not None:
-        profile.turns = args.turns
     frames = list(iterate(data, only=score_on))
     for name, prof in (("no profile", None), ("profile", profile)):
         score = Score()

@@ -26,11 +26,6 @@ from companion.vision.classifier import FaceClassifier, Scores
 PRIOR_PATCHES = 36.0
 PULL = 0.3
 STEPS = 300  # gradient steps when retraining the last layer (milliseconds on a Pi)
-# A die's class does not change when its face is turned by a quarter or seen in a mirror (every pip
-# layout, and the worm, stays what it is), so each patch is learnt in up to 8 such views: a profile
-# of 5 photos holds a few dozen dice. Up to MAX_VIEWS views in all, so a large profile stays quick.
-VIEWS = 8
-MAX_VIEWS = 1600
 K = 7  # neighbours consulted
 SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s - 1)): 1 when identical
 PRIOR = 1.0  # weight of the classifier's own answer among the neighbours' votes
@@ -44,7 +39,6 @@ class Profile:
     labels: list[int] = field(default_factory=list)
     die_size: float = 0.0
     views: list[bool] = field(default_factory=list)  # True: another patch of the die added just before
-    turns: int = VIEWS  # how many of a patch's 8 quarter-turned and mirrored views the head learns from
     _emb: np.ndarray | None = field(default=None, repr=False)
     _emb_model: int = 0
     _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -132,20 +126,10 @@ class Profile:
         if classifier.head is None:
             return None
         if self._head is None or self._head_model != id(classifier):
-            patches, labels = self.turned()
-            raw = classifier.classify(patches).raw
-            self._head = _retrain_head(raw, labels, *classifier.head, classifier.temperature,
-                                       examples=len(self.labels))
+            raw = classifier.classify(self.patches).raw
+            self._head = _retrain_head(raw, np.array(self.labels), *classifier.head, classifier.temperature)
             self._head_model = id(classifier)
         return self._head
-
-    def turned(self) -> tuple[list[np.ndarray], np.ndarray]:
-        """The patches in their quarter-turned and mirrored views, with their labels: ``turns`` views
-        each, fewer when that would make more than ``MAX_VIEWS``."""
-        n = max(len(self.patches), 1)
-        k = max(1, min(self.turns, 8, MAX_VIEWS // n))
-        patches = [_view(p, v) for p in self.patches for v in range(k)]
-        return patches, np.repeat(np.array(self.labels, np.int64), k)
 
     def vote_adapt(self, classifier: FaceClassifier, probs: np.ndarray, emb: np.ndarray) -> np.ndarray:
         """The classifier's probabilities (rows) revised by the nearest profile patches.
@@ -169,19 +153,12 @@ class Profile:
         out /= out.sum(axis=1, keepdims=True)
         return out
 
-def _view(p: np.ndarray, v: int) -> np.ndarray:
-    """View ``v`` of 8 of a square patch: v % 4 quarter turns, mirrored from v = 4 on."""
-    out = np.rot90(p, v % 4)
-    return np.ascontiguousarray(out[:, ::-1] if v >= 4 else out)
-
-
-def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, temperature: float,
-                  examples: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, temperature: float
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Softmax regression on (x, y) from (w0, b0), with an L2 pull back towards them that weighs as much
     as ``PRIOR_PATCHES`` examples (the loss is a mean over the examples, so the pull is divided by them),
-    or ``PULL``, whichever is stronger. ``examples``: how many distinct patches the rows come from, when
-    each is there in several views (the views are not more evidence than the patch)."""
-    pull = max(PULL, PRIOR_PATCHES / max(examples if examples is not None else len(y), 1))
+    or ``PULL``, whichever is stronger."""
+    pull = max(PULL, PRIOR_PATCHES / max(len(y), 1))
     w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
     onehot = np.eye(len(b0))[y]
     scale = 1.0 / max(float(np.mean(np.sum(x * x, axis=1))), 1e-6)  # step size for this feature scale
