@@ -57,7 +57,7 @@ class PairReader(DiceReader):
         probs = scores.probs
         if prof is not None and len(prof) > 0:
             own = self._profiles.setdefault(id(prof), Profile(list(prof.patches), list(prof.labels),
-                                                               prof.die_size, list(prof.views), list(prof.pips)))
+                                                               prof.die_size, list(prof.views)))
             probs = own.adapt(self.second, scores)
         return [reader_module._Window(w.cx, w.cy, w.size, (w.probs + probs[i]) / 2, w.emb, w.patch, w.offset)
                 for i, w in enumerate(found)]

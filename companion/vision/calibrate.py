@@ -32,44 +32,38 @@ def add_confirmed(profile: Profile, reader: DiceReader, frame: np.ndarray, die: 
     """Keep a die the table confirmed (or corrected) as a labelled patch."""
     x0, y0, x1, y1 = die.box
     size = max(x1 - x0, y1 - y0) * 1.1
-    profile.add(patch(frame, die.center[0], die.center[1], size, reader.classifier.patch), class_of(value),
-                pips=die.pips)
+    profile.add(patch(frame, die.center[0], die.center[1], size, reader.classifier.patch), class_of(value))
 
 
 def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
                        labels: list[LabelledDie]) -> list[float]:
-    """Add every labelled die of one photo, plus some "not a die" windows; returns the die sizes used.
-    Each die keeps what the pip counter read on the reader's own window of it, as at the table."""
+    """Add every labelled die of one photo, plus some "not a die" windows; returns the die sizes used."""
     wins = reader.window_patches(frame)
-    read = reader.read(frame).dice
     sizes: list[float] = []
     for lab in labels:
-        under = [d for d in read if d.box[0] <= lab.center[0] <= d.box[2] and d.box[1] <= lab.center[1] <= d.box[3]]
-        pips = min(under, key=lambda d: math.dist(d.center, lab.center)).pips if under else -1
         near = [w for w in wins if math.dist((w[0], w[1]), lab.center) < 0.45 * max(lab.size, w[2] / 1.1)]
         if near:
             cx, cy, size, p = min(near, key=lambda w: math.dist((w[0], w[1]), lab.center))
-            profile.add(p, class_of(lab.value), pips=pips)
+            profile.add(p, class_of(lab.value))
         else:
             size = lab.size * 1.25
         # A label-centred patch too: the reader may place its window either way.
         profile.add(patch(frame, lab.center[0], lab.center[1], size, reader.classifier.patch),
-                    class_of(lab.value), view=bool(near), pips=-1 if near else pips)
+                    class_of(lab.value), view=bool(near))
         sizes.append(size / 1.1)
-    add_background(profile, reader, frame, [(lab.center, lab.size) for lab in labels], wins, read)
+    add_background(profile, reader, frame, [(lab.center, lab.size) for lab in labels], wins)
     return sizes
 
 
 def add_background(profile: Profile, reader: DiceReader, frame: np.ndarray,
                    dice: Sequence[tuple[tuple[float, float], float]],
                    wins: list[tuple[float, float, float, np.ndarray]] | None = None,
-                   read: list[DieReading] | None = None, limit: int = MAX_BACKGROUND_PER_IMAGE) -> int:
+                   limit: int = MAX_BACKGROUND_PER_IMAGE) -> int:
     """Up to ``limit`` "not a die" windows away from every die of ``dice`` (centre, side): what the reader
     itself takes for a die comes first (the tray's own marks and props it gets wrong), then segmentation's
-    windows. Only for a frame where every die is known: a die left out would be taught as "not a die".
-    ``read``: the reader's dice on this frame, when already read."""
+    windows. Only for a frame where every die is known: a die left out would be taught as "not a die"."""
     misread = []
-    for die in reader.read(frame).dice if read is None else read:
+    for die in reader.read(frame).dice:
         (cx, cy), size = die.center, (die.box[2] - die.box[0]) * 1.1
         misread.append((cx, cy, size, patch(frame, cx, cy, size, reader.classifier.patch)))
     added = 0

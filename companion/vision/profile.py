@@ -7,9 +7,7 @@ neighbours among their embeddings. Patches, not embeddings, are stored, so a pro
 retrained model.
 
 A profile file is a ``.npz`` with ``patches`` (n x 32 x 32 x 3 uint8, BGR), ``labels`` (class index:
-0-5 faces 1-6, 6 the symbol face, 7 not a die), ``die_size`` (typical die side in px, or 0), ``views``
-and ``pips``: the classical pip counter's count on the reader's window of the die (0: no count), -1
-where none was taken (another view of a die, "not a die", profiles from before it was kept).
+0-5 faces 1-6, 6 the symbol face, 7 not a die) and ``die_size`` (typical die side in px, or 0).
 """
 
 from __future__ import annotations
@@ -41,7 +39,6 @@ class Profile:
     labels: list[int] = field(default_factory=list)
     die_size: float = 0.0
     views: list[bool] = field(default_factory=list)  # True: another patch of the die added just before
-    pips: list[int] = field(default_factory=list)  # the pip counter's count of the die (0 none, -1 not taken)
     _emb: np.ndarray | None = field(default=None, repr=False)
     _emb_model: int = 0
     _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -50,14 +47,12 @@ class Profile:
     def __len__(self) -> int:
         return len(self.labels)
 
-    def add(self, patch: np.ndarray, label: int, *, view: bool = False, pips: int | None = -1) -> None:
+    def add(self, patch: np.ndarray, label: int, *, view: bool = False) -> None:
         """Keep one confirmed patch (class index as in the classifier); ``view``: another patch of the
-        die added just before (it counts once when judging what the table's dice show); ``pips``: what
-        the pip counter read on the die (None: no count; -1: not taken)."""
+        die added just before (it counts once when judging what the table's dice show)."""
         self.patches.append(np.ascontiguousarray(patch, np.uint8))
         self.labels.append(int(label))
         self.views.append(view)
-        self.pips.append(0 if pips is None else int(pips))
         self._emb = None
         self._head = None
 
@@ -65,8 +60,7 @@ class Profile:
         arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
         with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
             np.savez_compressed(fh, patches=arr, labels=np.array(self.labels, np.int64),
-                                die_size=np.float64(self.die_size), views=np.array(self.views, bool),
-                                pips=np.array(self.pips, np.int64))
+                                die_size=np.float64(self.die_size), views=np.array(self.views, bool))
 
     @classmethod
     def load(cls, path: Path | str) -> Profile:
@@ -75,16 +69,7 @@ class Profile:
             labels = [int(v) for v in data["labels"]]
             die_size = float(data["die_size"])
             views = [bool(v) for v in data["views"]] if "views" in data.files else [False] * len(labels)
-            pips = [int(v) for v in data["pips"]] if "pips" in data.files else [-1] * len(labels)
-        return cls(patches, labels, die_size, views, pips)
-
-    def pip_counts(self) -> np.ndarray:
-        """How the pip counter read the table's dice: counts of (true face 1-6, count 1-6)."""
-        out = np.zeros((6, 6), np.float64)
-        for label, count in zip(self.labels, self.pips, strict=True):
-            if 0 <= label < 6 and 1 <= count <= 6:
-                out[label, count - 1] += 1
-        return out
+        return cls(patches, labels, die_size, views)
 
     def embeddings(self, classifier: FaceClassifier) -> np.ndarray:
         if self._emb is None or self._emb_model != id(classifier):

@@ -58,11 +58,6 @@ SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's med
 # too tight, so that a pair of pips falls outside the counter's disc.
 PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 458, 22, 4, 1],
                        [11, 53, 7, 468, 7, 11], [10, 38, 23, 16, 454, 15], [13, 16, 15, 79, 21, 447]])
-# With a profile, how the counter read the table's own dice is added to P(count | face) from
-# PIP_COUNTS, which weighs as much as this many dice a face: after that many confirmed dice of a face,
-# the table's counter errors weigh as much as both dev sets' (dark translucent dice lose pips that
-# white dice never do).
-PIP_PRIOR = 30.0
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -132,7 +127,6 @@ class DiceReader:
         self.classifier = FaceClassifier(model_path)
         self.profile = profile
         self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
-        self._table_pips: tuple[Profile, int, np.ndarray] | None = None  # (profile, its size, P(count | face))
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None) -> Reading:
@@ -146,8 +140,7 @@ class DiceReader:
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
-        given = self._pips_given_face(prof)
-        weighed = [self._weigh_die(frame, w, allowed, given) for w in found]
+        weighed = [self._weigh_die(frame, w, allowed) for w in found]
         probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))))
         dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
@@ -317,22 +310,7 @@ class DiceReader:
                 out[i] = v
         return out
 
-    def _pips_given_face(self, prof: Profile | None) -> np.ndarray:
-        """P(count | face) for this table: the shipped one, worth ``PIP_PRIOR`` dice a face, with the
-        profile's own tallies added; computed once per profile (and again when it grows)."""
-        table = prof.pip_counts() if prof is not None else None
-        if prof is None or table is None or not table.any():
-            return self._pip_given_face
-        cached = self._table_pips
-        if cached is None or cached[0] is not prof or cached[1] != len(prof):
-            # The shipped P(count | face) as a prior worth PIP_PRIOR dice a face; the table's tallies
-            # added. A face the table has not shown keeps the shipped row exactly.
-            mixed = self._pip_given_face * PIP_PRIOR + table
-            cached = (prof, len(prof), mixed / mixed.sum(axis=1, keepdims=True))
-            self._table_pips = cached
-        return cached[2]
-
-    def _weigh_die(self, frame: np.ndarray, w: _Window, allowed: np.ndarray | None, given: np.ndarray
+    def _weigh_die(self, frame: np.ndarray, w: _Window, allowed: np.ndarray | None
                    ) -> tuple[np.ndarray, np.ndarray, int | None]:
         """The die's face probabilities with its pip count weighed in; the network's alone; the count."""
         face_probs = np.delete(w.probs, self.classifier.not_face)
@@ -344,7 +322,7 @@ class DiceReader:
         if pips.count is not None:
             # The pip count is a second, independent witness: Bayes' rule with how the counter errs.
             # A disagreement makes the die uncertain unless the network is very sure.
-            face_probs = face_probs * _pip_likelihood(pips.count, given)
+            face_probs = face_probs * _pip_likelihood(pips.count, self._pip_given_face)
             face_probs = face_probs / max(float(face_probs.sum()), 1e-9)
         return face_probs, network, pips.count
 

@@ -52,15 +52,14 @@ class TableProfile:
             return 0
         # A new profile, swapped in whole: the camera thread may be reading with the old one meanwhile.
         old = self.profile
-        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views), list(old.pips))
+        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views))
         for die, face in zip(reading.dice, faces, strict=True):
             add_confirmed(grown, reader, frame, die, face)
         if background:
             add_background(grown, reader, frame, [(d.center, float(d.box[2] - d.box[0])) for d in reading.dice])
         if len(grown) > MAX_PATCHES:
             keep = slice(len(grown) - MAX_PATCHES, None)
-            grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep],
-                            grown.pips[keep])
+            grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep])
         self._save(grown)
         self.profile = grown
         return len(faces)

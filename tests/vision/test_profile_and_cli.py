@@ -23,38 +23,6 @@ def test_profile_round_trip(tmp_path):
     assert np.array_equal(q.patches[1], p.patches[1])
 
 
-def test_a_profile_keeps_what_the_pip_counter_read(tmp_path):
-    p = Profile()
-    p.add(np.zeros((32, 32, 3), np.uint8), 5, pips=4)  # a 6 counted as a 4
-    p.add(np.zeros((32, 32, 3), np.uint8), 5, view=True)  # another view of it: not counted again
-    p.add(np.zeros((32, 32, 3), np.uint8), 2, pips=None)  # a 3 the counter gave no count for
-    p.add(np.zeros((32, 32, 3), np.uint8), 7, pips=1)  # "not a die": no face to tally
-    p.save(tmp_path / "table")
-    q = Profile.load(tmp_path / "table")
-    assert q.pips == [4, -1, 0, 1]
-    counts = q.pip_counts()
-    assert counts.sum() == 1 and counts[5, 3] == 1
-    # A profile saved before the counts were kept loads with none taken.
-    with open(tmp_path / "old", "wb") as fh:
-        np.savez_compressed(fh, patches=np.zeros((1, 32, 32, 3), np.uint8), labels=np.array([1]),
-                            die_size=np.float64(0))
-    old = Profile.load(tmp_path / "old")
-    assert old.pips == [-1] and not old.pip_counts().any()
-
-
-def test_a_tables_own_counter_errors_weigh_in(reader):
-    """At a table whose 6s the counter reads as 4s, a count of 4 speaks less against a 6."""
-    shipped = reader._pips_given_face(None)
-    table = Profile()
-    for _ in range(20):
-        table.add(np.zeros((32, 32, 3), np.uint8), 5, pips=4)
-    given = reader._pips_given_face(table)
-    assert given[5, 3] > 2 * shipped[5, 3]
-    assert np.allclose(given.sum(axis=1), 1.0)
-    assert np.array_equal(given[:5], shipped[:5])  # faces the table has not shown keep the shipped rows
-    assert reader._pips_given_face(Profile()) is shipped
-
-
 def test_profile_votes_for_its_own_dice(reader, fixtures):
     # The nearest-neighbour fallback: with no opinion from the classifier (uniform probabilities),
     # a confirmed patch reads as its own label, being its own nearest neighbour.
