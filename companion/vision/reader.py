@@ -58,6 +58,9 @@ SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's med
 # too tight, so that a pair of pips falls outside the counter's disc.
 PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 458, 22, 4, 1],
                        [11, 53, 7, 468, 7, 11], [10, 38, 23, 16, 454, 15], [13, 16, 15, 79, 21, 447]])
+# The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
+# in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
+PIP_WEIGHT = 30.0
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -366,9 +369,11 @@ def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pip_given_face(counts: np.ndarray) -> np.ndarray:
-    """P(count | true face) from counts of (true face, count): one more of each, so that no count rules
-    a face out. Computed once per reader."""
-    smoothed = np.asarray(counts, np.float64) + 1.0
+    """P(count | true face) from counts of (true face, count), each face's row taken as worth
+    ``PIP_WEIGHT`` dice, plus one of each count, so that no count rules a face out. Computed once per
+    reader."""
+    rows = np.asarray(counts, np.float64)
+    smoothed = PIP_WEIGHT * rows / np.maximum(rows.sum(axis=1, keepdims=True), 1.0) + 1.0
     out: np.ndarray = smoothed / smoothed.sum(axis=1, keepdims=True)
     return out
 
