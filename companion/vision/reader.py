@@ -220,18 +220,15 @@ class DiceReader:
     def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
         looks = self._looks(frame, die_size, prof)
         dice: list[_Window] = []
-        trusted = 0  # how many of ``dice`` are the last look's
         for found in reversed(looks):  # the last look first; an earlier one only adds dice it lacks
             later = list(dice)
             bar = DIE_SCORE if not later else FOUND_SCORE  # surely a die, as for a die found by searching
             dice += [w for w in self._look_dice(frame, found, prof) if self._die_score(w.probs) >= bar
                      and all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.6 * max(w.size, d.size) / 1.1 for d in later)]
-            trusted = trusted or len(dice)
         if dice and die_size is None:
             # The dice of one table are one size (give or take perspective): a window much smaller
             # than the others is a pip or a corner of a die read as a face, a much larger one two dice.
-            # The size is the last look's: in a close-up, an earlier look's dice are the pips.
-            typical = float(np.median([w.size for w in dice[:trusted]]))
+            typical = float(np.median([w.size for w in dice]))
             dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
         return self._suppress(dice)
 
