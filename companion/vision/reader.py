@@ -164,22 +164,20 @@ class DiceReader:
             out.append((float(cx), float(cy), float(size), patch(frame, cx, cy, size, self.classifier.patch)))
         return out, side
 
-    def _looks(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[list[_Window]]:
-        """Segmentation's windows, classified: one list per look at the frame, the last the one most
-        trusted. Segmentation guesses the die size from blob sizes, which fails when most dice touch
-        another (every blob is two dice). The network says how large the die under each window is;
-        when the dice it sees are much smaller than segmentation's guess, the frame is proposed again
-        at the network's size. Dice far larger than the tray model expects (a close-up) lose their
-        faces into it and leave only their pips as blobs: the network then sees dice larger than its
-        windows, and the frame is proposed again at that size, a few times if need be, since the
-        network sees at most about twice its window. The earlier looks are kept too: a network that
-        misjudges unfamiliar dice may propose a size at which only some of them are found."""
+    def _first_look(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
+        """Segmentation's windows, classified. Segmentation guesses the die size from blob sizes, which
+        fails when most dice touch another (every blob is two dice). The network says how large the die
+        under each window is; when the dice it sees are much smaller than segmentation's guess, the
+        frame is proposed again at the network's size. Dice far larger than the tray model expects
+        (a close-up) lose their faces into it and leave only their pips as blobs: the network then sees
+        dice larger than its windows, and the frame is proposed again at that size, a few times if
+        need be, since the network sees at most about twice its window."""
         wins, side = self._proposals(frame, die_size)
-        looks = [self._classify(wins, prof)]
+        found = self._classify(wins, prof)
         if die_size is not None or not self.classifier.has_offset:
-            return looks
+            return found
         for _ in range(RESIZE_STEPS):
-            near = [w.size * float(np.exp(w.offset[2])) for w in looks[-1]
+            near = [w.size * float(np.exp(w.offset[2])) for w in found
                     if w.probs[self.classifier.none_class] < 0.5]
             if not near or side <= 0:
                 break
@@ -190,9 +188,8 @@ class DiceReader:
             refound = self._classify(again, prof)
             if not any(w.probs[self.classifier.none_class] < 0.5 for w in refound):
                 break  # nothing die-like at that size: the network misjudged it; keep what was found
-            looks.append(refound)
-            side = again_side
-        return looks
+            found, side = refound, again_side
+        return found
 
     def _die_score(self, probs: np.ndarray) -> float:
         return float(1.0 - probs[self.classifier.not_face].sum())
@@ -218,22 +215,7 @@ class DiceReader:
         return kept
 
     def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
-        looks = self._looks(frame, die_size, prof)
-        dice: list[_Window] = []
-        for found in reversed(looks):  # the last look first; an earlier one only adds dice it lacks
-            later = list(dice)
-            bar = DIE_SCORE if not later else FOUND_SCORE  # surely a die, as for a die found by searching
-            dice += [w for w in self._look_dice(frame, found, prof) if self._die_score(w.probs) >= bar
-                     and all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.6 * max(w.size, d.size) / 1.1 for d in later)]
-        if dice and die_size is None:
-            # The dice of one table are one size (give or take perspective): a window much smaller
-            # than the others is a pip or a corner of a die read as a face, a much larger one two dice.
-            typical = float(np.median([w.size for w in dice]))
-            dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
-        return self._suppress(dice)
-
-    def _look_dice(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
-        """The dice of one look: its windows moved onto top faces and searched around, as dice."""
+        found = self._first_look(frame, die_size, prof)
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)
@@ -241,7 +223,13 @@ class DiceReader:
         else:
             kept = self._suppress([w for w in found if self._die_score(w.probs) >= MAYBE_DIE])
             found = self._refine(frame, kept, prof)
-        return [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
+        dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
+        if dice and die_size is None:
+            # The dice of one table are one size (give or take perspective): a window much smaller
+            # than the others is a pip or a corner of a die read as a face, a much larger one two dice.
+            typical = float(np.median([w.size for w in dice]))
+            dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
+        return self._suppress(dice)
 
     def _recentre(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
         """Windows on or near a die are moved to where the network sees its top face, at the die's size,

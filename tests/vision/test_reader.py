@@ -225,33 +225,3 @@ def test_a_misjudged_die_size_does_not_lose_the_dice():
     reading = reader.read(frame)
     assert calls[:2] == [4, 0]  # it did propose again, and found nothing there
     assert sorted(d.value for d in reading.dice) == [1, 3, 5, 6]
-
-
-def test_dice_found_at_the_first_size_stay_when_another_size_finds_fewer():
-    """The frame proposed again at a misjudged size may still find a die or two there; the dice the
-    first look found, and the second lacks, are kept (not dropped with the first look)."""
-    frame, _ = render_dice([RenderDie(v, "white") for v in (1, 3, 5, 6)], seed=3)
-    reader = DiceReader()
-    real = reader.classifier.classify
-    calls = []
-
-    def misjudging(patches):
-        scores = real(patches)
-        calls.append(len(patches))
-        if len(calls) == 1:  # segmentation's windows: "these dice are 2.5 times larger"
-            offsets = scores.offsets.copy()
-            offsets[:, 2] += np.log(2.5)
-            scores = dataclasses.replace(scores, offsets=offsets)
-        return scores
-
-    proposals = reader._proposals
-
-    def one_die_elsewhere(f, die_size):  # at the other size, segmentation finds one die of the four
-        wins, side = proposals(f, None)
-        return (wins[:1], side) if die_size is not None else (wins, side)
-
-    reader.classifier.classify = misjudging
-    reader._proposals = one_die_elsewhere
-    reading = reader.read(frame)
-    assert calls[:2] == [4, 1]  # it did propose again, and found one window there
-    assert sorted(d.value for d in reading.dice) == [1, 3, 5, 6]
