@@ -61,14 +61,7 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
-# What the counter says on a symbol face (there are no real ones: rendered worms of every colour, half
-# of them marbled or translucent or seen obliquely, read by the reader; ``training/symbol_counts.py``):
-# no count, then counts 1-6. Its worm drawing is counted as a pip or two far more often than as four.
-SYMBOL_COUNTS = np.array([522, 105, 52, 21, 14, 1, 1])
-# The rows of ``PIP_COUNTS`` hold only dice that got a count; this share of real numbered dice did
-# (the same script, on the reader's windows over the train photos), so a count on a symbol face weighs
-# against it by how much rarer a count is there as well as by which count it is.
-COUNTED = 3366 / 3555
+PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
 
@@ -373,25 +366,14 @@ def pip_given_face(counts: np.ndarray) -> np.ndarray:
     return out
 
 
-def pip_given_symbol(counts: np.ndarray = SYMBOL_COUNTS, counted: float = COUNTED) -> np.ndarray:
-    """P(count | symbol face) for counts 1-6, on the scale of ``pip_given_face``'s rows (which are
-    given that a count was made): the counted symbol faces' row smoothed as a face's row is, times
-    how much less often a symbol face gets a count than a numbered face."""
-    row = pip_given_face(np.asarray(counts[1:], np.float64)[None, :])[0]
-    share = float(np.sum(counts[1:])) / max(float(np.sum(counts)), 1.0)
-    out: np.ndarray = row * share / counted
-    return out
-
-
 _PIP_GIVEN_FACE = pip_given_face(PIP_COUNTS)
-_PIP_GIVEN_SYMBOL = pip_given_symbol()
 
 
 def _pip_likelihood(count: int, given: np.ndarray = _PIP_GIVEN_FACE) -> np.ndarray:
-    """P(counter says ``count`` | true face), per face class, the symbol face's as measured on rendered ones."""
+    """P(counter says ``count`` | true face), per face class (the symbol face has no pips to count)."""
     out = np.empty(len(FACES), np.float32)
     out[:6] = given[:, count - 1]
-    out[FACES.index("worm")] = _PIP_GIVEN_SYMBOL[count - 1]
+    out[FACES.index("worm")] = PIP_ON_SYMBOL
     return out
 
 

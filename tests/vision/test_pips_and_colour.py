@@ -6,15 +6,7 @@ import pytest
 from companion.vision import FACES
 from companion.vision.colour import body_colour
 from companion.vision.pips import count_pips
-from companion.vision.reader import (
-    COUNTED,
-    PIP_COUNTS,
-    SYMBOL_COUNTS,
-    DiceReader,
-    _pip_likelihood,
-    pip_given_face,
-    pip_given_symbol,
-)
+from companion.vision.reader import PIP_COUNTS, PIP_ON_SYMBOL, DiceReader, _pip_likelihood, pip_given_face
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -39,28 +31,13 @@ def test_a_pip_count_weighs_by_how_the_counter_errs():
     for count in range(1, 7):
         like = _pip_likelihood(count)
         assert int(np.argmax(like)) == FACES.index(count)
-        assert like[FACES.index("worm")] == pytest.approx(pip_given_symbol()[count - 1])
+        assert like[FACES.index("worm")] == pytest.approx(PIP_ON_SYMBOL)
     four = _pip_likelihood(4)
     assert four[FACES.index(6)] > 2 * four[FACES.index(3)]
     # No count is trusted beyond what two sets of dice can vouch for: at most 31 to 1 for any face.
     for count in range(1, 7):
         like = _pip_likelihood(count)[:6]
         assert like.max() / like.min() <= 31.0 + 1e-9
-
-
-def test_a_count_weighs_against_a_symbol_face_by_how_often_symbols_get_that_count():
-    # Rendered worms are mostly not counted at all, and when they are, as one pip or two: a count of
-    # 1 is weak evidence against a worm, a count of 5 strong.
-    like = pip_given_symbol()
-    assert like[0] > like[1] > like[3] > like[4]
-    assert _pip_likelihood(5)[FACES.index(5)] > 50 * like[4]  # a count of 5: a 5 over a worm, 50 to 1 at least
-    # Were symbol faces counted as often as numbered ones, their row would weigh as a face's row does.
-    as_often = pip_given_symbol(np.array([0, 10, 20, 30, 40, 50, 60]), counted=1.0)
-    assert np.allclose(as_often, pip_given_face(np.array([[10, 20, 30, 40, 50, 60]]))[0])
-    # Counted half as often as numbered faces: half the weight for every count.
-    half = pip_given_symbol(np.array([210, 10, 20, 30, 40, 50, 60]), counted=1.0)
-    assert np.allclose(half, 0.5 * as_often)
-    assert SYMBOL_COUNTS[0] > SYMBOL_COUNTS[1:].sum() and 0.9 < COUNTED < 1.0
 
 
 def test_a_reader_can_weigh_counts_by_other_error_counts():
