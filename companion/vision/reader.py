@@ -61,10 +61,6 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
-# How likely a table's dice are to have a symbol face when nothing says (no game given, no profile
-# that has confirmed one): of the four games the companion keeps, one (Heckmeck) has such dice. The
-# network's own output counts as even odds; dice it never saw look least unlike a symbol face.
-SYMBOL_SETS = 0.25
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -148,9 +144,7 @@ class DiceReader:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
-        told = faces is not None or (prof is not None and prof.symbol_odds() >= 1.0)
-        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))),
-                              0.5 if told else SYMBOL_SETS)
+        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))))
         dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
@@ -342,7 +336,7 @@ class DiceReader:
                           state, count, p_face, alts)
 
 
-def one_set(face_probs: np.ndarray, symbol_sets: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The dice of a frame are one set, and a set with a symbol face has no 6 (the Heckmeck worm takes
     the 6's place). So a die read as a 6 is evidence that the set has no symbol face, and each die's
     symbol face is weighed by what the *other* dice say: the odds of a symbol set (even without
@@ -350,16 +344,13 @@ def one_set(face_probs: np.ndarray, symbol_sets: float = 0.5) -> tuple[np.ndarra
     Only evidence against a symbol set counts: dice the network never saw look least unlike a symbol
     face, so several of them would otherwise vouch for each other. One die alone is left as it is.
     Returns the dice's face probabilities and the share of each die's probability that was kept: a
-    die the network saw as a symbol face is then some number, but it cannot say which one.
-    ``symbol_sets``: the odds of a symbol set before any die is seen (even, 0.5, when the game or the
-    profile has said; ``SYMBOL_SETS`` when nothing has)."""
+    die the network saw as a symbol face is then some number, but it cannot say which one."""
     six, sym = FACES.index(6), FACES.index("worm")
     each = np.log(np.maximum(1.0 - face_probs[:, six], 1e-6)) - np.log(np.maximum(1.0 - face_probs[:, sym], 1e-6))
     each = np.minimum(each, 0.0)
     others = np.clip(each.sum() - each, -30.0, 0.0)  # log odds of a symbol set from the other dice
     out = face_probs.astype(np.float32, copy=True)
-    prior = float(np.log(symbol_sets / (1.0 - symbol_sets)))
-    out[:, sym] *= 2.0 / (1.0 + np.exp(-(others + prior)))  # 1 with even odds and no evidence against
+    out[:, sym] *= 2.0 / (1.0 + np.exp(-others))  # 1 with no evidence against
     kept = out.sum(axis=1) / np.maximum(face_probs.sum(axis=1), 1e-9)
     out /= np.maximum(out.sum(axis=1, keepdims=True), 1e-9)
     return out, kept

@@ -9,7 +9,7 @@ import pytest
 
 from companion.vision import FACES, exposure
 from companion.vision.evaluate import LabelledDie, Score, iterate
-from companion.vision.reader import SYMBOL_SETS, UNCERTAIN, DiceReader, Reading, one_set, read_dice
+from companion.vision.reader import UNCERTAIN, DiceReader, Reading, one_set, read_dice
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -99,13 +99,6 @@ def test_one_set_weighs_a_symbol_face_by_the_other_dice():
     probs, kept = one_set(mixed)
     assert np.allclose(probs[2], mixed[2], atol=1e-6) and kept[2] == pytest.approx(1.0)
     assert probs[0, worm] < mixed[0, worm] and probs[2, six] == pytest.approx(mixed[2, six])
-    # Nothing said about the set (no game, no profile): a symbol set is taken as 1 in 4, so an unfamiliar
-    # die that looks a little more like a worm than a 5 is a 5, and a sure worm is still a worm but asked.
-    probs, kept = one_set(unfamiliar[None], SYMBOL_SETS)
-    assert int(np.argmax(probs[0])) == FACES.index(5) and kept[0] == pytest.approx(1 - 0.5 * unfamiliar[worm])
-    sure = die(worm=0.99)
-    probs, kept = one_set(sure[None], SYMBOL_SETS)
-    assert int(np.argmax(probs[0])) == worm and kept[0] * probs[0, worm] < UNCERTAIN
 
 
 def test_expected_keeps_the_likeliest_dice(reader, fixtures):
