@@ -1,0 +1,112 @@
+"""Why the reader gets dice wrong on a set its model never saw: each die of the tune part sorted by
+what the two witnesses said.
+
+    .venv/bin/python training/error_kinds.py --model /tmp/noNellX.onnx --set nell-byler-d6
+
+Reads as ``unseen_eval.py --crosswise --part tune`` does (the same profile photos, the pip counts of
+the other set), without and with the profile, and puts each labelled die in one bin:
+- ``right``;
+- ``missed``: no die read there;
+- ``network right, count overrode``: the network's own best face was right, the count turned it;
+- ``network wrong, count right``: the count gave the true face but did not win;
+- ``network wrong, no count``; ``both wrong``.
+It also counts the wrong dice read as a symbol face, by the count they got. Choices may be made from
+these bins only on the tune part, as from ``unseen_eval.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+
+from companion.vision import FACES  # noqa: E402
+from companion.vision.calibrate import build_profile  # noqa: E402
+from companion.vision.evaluate import LabelledDie, iterate  # noqa: E402
+from companion.vision.reader import DiceReader, DieReading, _Window  # noqa: E402
+from training.dev_split import DATA  # noqa: E402
+
+OTHER = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}
+
+
+class WitnessReader(DiceReader):
+    """A reader that keeps, per die, the network's own face probabilities and the pip count."""
+
+    def __init__(self, model: str, pip_counts: np.ndarray) -> None:
+        super().__init__(model, pip_counts=pip_counts)
+        self.witnesses: dict[tuple[float, float], tuple[np.ndarray, int | None]] = {}
+
+    def _weigh_die(self, frame: np.ndarray, w: _Window, allowed: np.ndarray | None
+                   ) -> tuple[np.ndarray, np.ndarray, int | None]:
+        out = super()._weigh_die(frame, w, allowed)
+        self.witnesses[(w.cx, w.cy)] = (out[1], out[2])
+        return out
+
+
+def nearest(lab: LabelledDie, dice: list[DieReading], used: set[int]) -> int:
+    """The die matched to a label as ``evaluate.Score`` matches it: the nearest whose box holds its centre."""
+    best, best_d = -1, float("inf")
+    x, y = lab.center
+    for i, d in enumerate(dice):
+        if i not in used and d.box[0] <= x <= d.box[2] and d.box[1] <= y <= d.box[3]:
+            dist = (d.center[0] - x) ** 2 + (d.center[1] - y) ** 2
+            if dist < best_d:
+                best, best_d = i, dist
+    return best
+
+
+def kind(truth: str, value: str, network: np.ndarray, count: int | None) -> str:
+    if value == truth:
+        return "right"
+    if str(FACES[int(np.argmax(network))]) == truth:
+        return "network right, count overrode"
+    if count is not None and str(count) == truth:
+        return "network wrong, count right"
+    return "network wrong, no count" if count is None else "both wrong"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--set", required=True, choices=sorted(OTHER))
+    args = ap.parse_args()
+    counts = np.array(json.loads((ROOT / "training" / "pip_counts_by_set.json").read_text())[OTHER[args.set]])
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
+    train = split["train"]
+    stems = train[:: max(1, len(train) // 5)][:5]  # the profile photos of unseen_eval.py
+    reader = WitnessReader(args.model, counts)
+    data = DATA / args.set
+    profile = build_profile(reader, ((f, labels) for _, f, labels in iterate(data, only=stems)))
+    frames = list(iterate(data, only=[s for s in train if s not in stems]))
+    for name, prof in (("no profile", None), ("profile", profile)):
+        bins: Counter[str] = Counter()
+        worms: Counter[str] = Counter()
+        for _, frame, labels in frames:
+            reader.witnesses.clear()
+            dice = reader.read(frame, profile=prof).dice
+            used: set[int] = set()
+            for lab in labels:
+                i = nearest(lab, dice, used)
+                if i < 0:
+                    bins["missed"] += 1
+                    continue
+                used.add(i)
+                network, count = reader.witnesses[dice[i].center]
+                k = kind(str(lab.value), str(dice[i].value), network, count)
+                bins[k] += 1
+                if k != "right" and dice[i].value == "worm":
+                    worms[str(count)] += 1
+        total = sum(bins.values())
+        print(f"{args.set} tune {name}: {total} dice; " + "; ".join(f"{k} {v}" for k, v in bins.most_common()))
+        print(f"  wrong as a symbol face: {sum(worms.values())}, by count: {dict(sorted(worms.items()))}")
+
+
+if __name__ == "__main__":
+    main()
