@@ -228,13 +228,14 @@ def light_table(rng: np.random.Generator) -> tuple[tuple[int, int, int], float]:
 
 
 def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0,
-                     looks: float = 0.0, light: float = 0.0, tints: float = 0.0) -> Patches:
+                     looks: float = 0.0, light: float = 0.0, tints: float = 0.0, symbols: float = 0.3) -> Patches:
     out = Patches()
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
         dice = random_dice(rng, n)
-        # Symbol faces are rare on real tables but this is their only source: show more of them.
-        dice = [RenderDie("worm", d.colour) if rng.random() < 0.3 else d for d in dice]
+        # Symbol faces are rare on real tables but this is their only source: show more of them
+        # (``symbols``; the draw is made for every die whatever the share, so other frames stay as they were).
+        dice = [RenderDie("worm", d.colour) if rng.random() < symbols else d for d in dice]
         # Pips of any colour (red on black, yellow on green...): dice the photos have few of.
         if odd > 0:  # (no draws from rng otherwise: the default patches stay as they were)
             dice = [replace(d, pip_colour=odd_pips(rng, BODY_BGR[d.colour]))
@@ -282,6 +283,8 @@ def main() -> None:
                     help="share of rendered frames on a pale table, often with wood grain")
     ap.add_argument("--tints", type=float, default=0.0,
                     help="share of rendered dice of any body colour, with pips of any colour and size")
+    ap.add_argument("--symbols", type=float, default=0.3,
+                    help="share of rendered dice turned into a symbol face, besides the 1 in 7 drawn so")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -296,7 +299,7 @@ def main() -> None:
         allp.extend(p)
         src += [i] * len(p.y)
     p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks, args.light,
-                          args.tints)
+                          args.tints, args.symbols)
     print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
     allp.extend(p)
     src += [2] * len(p.y)
