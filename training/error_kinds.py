@@ -29,8 +29,8 @@ import numpy as np  # noqa: E402
 
 from companion.vision import FACES  # noqa: E402
 from companion.vision.calibrate import build_profile  # noqa: E402
-from companion.vision.evaluate import LabelledDie, iterate  # noqa: E402
-from companion.vision.reader import DiceReader, DieReading, _Window  # noqa: E402
+from companion.vision.evaluate import iterate, match  # noqa: E402
+from companion.vision.reader import DiceReader, _Window  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
 
 OTHER = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}
@@ -48,18 +48,6 @@ class WitnessReader(DiceReader):
         out = super()._weigh_die(frame, w, allowed)
         self.witnesses[(w.cx, w.cy)] = (out[1], out[2])
         return out
-
-
-def nearest(lab: LabelledDie, dice: list[DieReading], used: set[int]) -> int:
-    """The die matched to a label as ``evaluate.Score`` matches it: the nearest whose box holds its centre."""
-    best, best_d = -1, float("inf")
-    x, y = lab.center
-    for i, d in enumerate(dice):
-        if i not in used and d.box[0] <= x <= d.box[2] and d.box[1] <= y <= d.box[3]:
-            dist = (d.center[0] - x) ** 2 + (d.center[1] - y) ** 2
-            if dist < best_d:
-                best, best_d = i, dist
-    return best
 
 
 def kind(truth: str, value: str, network: np.ndarray, count: int | None) -> str:
@@ -92,8 +80,9 @@ def main() -> None:
             reader.witnesses.clear()
             dice = reader.read(frame, profile=prof).dice
             used: set[int] = set()
+            placed = [(d.box, d.center) for d in dice]
             for lab in labels:
-                i = nearest(lab, dice, used)
+                i = match(lab, placed, used)
                 if i < 0:
                     bins["missed"] += 1
                     continue

@@ -9,7 +9,7 @@ some data sets box only the top face and others the whole die.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +52,22 @@ def label_path(image: Path) -> Path:
     return base / "labels" / (image.stem + ".txt")
 
 
+Box = tuple[int, int, int, int]
+
+
+def match(label: LabelledDie, dice: Sequence[tuple[Box, tuple[float, float]]], used: set[int]) -> int:
+    """The reading (box, centre) matched to a label: the nearest one not yet used whose box holds the
+    label's centre; -1 for none."""
+    best, best_d = -1, float("inf")
+    x, y = label.center
+    for i, (box, centre) in enumerate(dice):
+        if i not in used and box[0] <= x <= box[2] and box[1] <= y <= box[3]:
+            d = (centre[0] - x) ** 2 + (centre[1] - y) ** 2
+            if d < best_d:
+                best, best_d = i, d
+    return best
+
+
 @dataclass
 class Score:
     """Running totals over a data set."""
@@ -69,24 +85,16 @@ class Score:
     by_face: dict[str, list[int]] = field(default_factory=dict)  # face -> [right, total]
     matched: list[tuple[float, bool]] = field(default_factory=list)  # (confidence, right) per matched die
 
-    def add(self, labels: list[LabelledDie], dice: list[tuple[int | str, tuple[int, int, int, int],
-                                                            tuple[float, float], float]],
+    def add(self, labels: list[LabelledDie], dice: list[tuple[int | str, Box, tuple[float, float], float]],
             ms: float, threshold: float) -> None:
         """One image: ``dice`` are (value, box, centre, confidence) readings."""
         self.images += 1
         self.ms.append(ms)
         used: set[int] = set()
         all_right = True
+        placed = [(box, centre) for _, box, centre, _ in dice]
         for lab in labels:
-            best, best_d = -1, float("inf")
-            for i, (_, box, centre, _) in enumerate(dice):
-                if i in used:
-                    continue
-                x, y = lab.center
-                if box[0] <= x <= box[2] and box[1] <= y <= box[3]:
-                    d = (centre[0] - x) ** 2 + (centre[1] - y) ** 2
-                    if d < best_d:
-                        best, best_d = i, d
+            best = match(lab, placed, used)
             self.dice += 1
             truth = str(lab.value)
             tally = self.by_face.setdefault(truth, [0, 0])
