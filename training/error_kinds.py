@@ -17,7 +17,6 @@ these bins only on the tune part, as from ``unseen_eval.py``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -32,8 +31,7 @@ from companion.vision.calibrate import build_profile  # noqa: E402
 from companion.vision.evaluate import iterate, match  # noqa: E402
 from companion.vision.reader import DiceReader, _Window  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
-
-OTHER = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}
+from training.unseen_eval import OTHER, crosswise_counts, profile_photos  # noqa: E402
 
 
 class WitnessReader(DiceReader):
@@ -65,14 +63,11 @@ def main() -> None:
     ap.add_argument("--model", required=True)
     ap.add_argument("--set", required=True, choices=sorted(OTHER))
     args = ap.parse_args()
-    counts = np.array(json.loads((ROOT / "training" / "pip_counts_by_set.json").read_text())[OTHER[args.set]])
-    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
-    train = split["train"]
-    stems = train[:: max(1, len(train) // 5)][:5]  # the profile photos of unseen_eval.py
-    reader = WitnessReader(args.model, counts)
+    stems, tune = profile_photos(args.set)
+    reader = WitnessReader(args.model, crosswise_counts(args.set))
     data = DATA / args.set
     profile = build_profile(reader, ((f, labels) for _, f, labels in iterate(data, only=stems)))
-    frames = list(iterate(data, only=[s for s in train if s not in stems]))
+    frames = list(iterate(data, only=tune))
     for name, prof in (("no profile", None), ("profile", profile)):
         bins: Counter[str] = Counter()
         worms: Counter[str] = Counter()

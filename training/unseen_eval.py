@@ -40,6 +40,22 @@ from training.dev_split import DATA  # noqa: E402
 PIP_COUNTS_BY_SET = Path(__file__).with_name("pip_counts_by_set.json")
 
 
+OTHER = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}
+
+
+def crosswise_counts(name: str) -> np.ndarray:
+    """``PIP_COUNTS`` counted on the other set only (``--crosswise``)."""
+    return np.array(json.loads(PIP_COUNTS_BY_SET.read_text())[OTHER[name]])
+
+
+def profile_photos(name: str, photos: int = 5) -> tuple[list[str], list[str]]:
+    """The set's train photos a profile is built from (those of ``vision_accuracy.py``) and the rest
+    of its train photos (the tune part)."""
+    train: list[str] = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[name]["train"]
+    stems = train[:: max(1, len(train) // photos)][:photos]
+    return stems, [s for s in train if s not in stems]
+
+
 class PairReader(DiceReader):
     """A reader whose final dice are read again by a second network, the probabilities averaged."""
 
@@ -66,7 +82,7 @@ class PairReader(DiceReader):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--model", required=True)
-    ap.add_argument("--set", required=True, choices=["nell-byler-d6", "matteop65-webcam"])
+    ap.add_argument("--set", required=True, choices=sorted(OTHER))
     ap.add_argument("--part", default="tune", choices=["tune", "test"])
     ap.add_argument("--plain", action="store_true",
                     help="read as the daemon does for a game without symbol faces (faces 1-6 only)")
@@ -74,14 +90,10 @@ def main() -> None:
     ap.add_argument("--crosswise", action="store_true", help="pip counts from the other set only")
     ap.add_argument("--second-model", help="average a second network's reading of the final dice")
     args = ap.parse_args()
-    counts = None
-    if args.crosswise:
-        other = {"nell-byler-d6": "matteop65-webcam", "matteop65-webcam": "nell-byler-d6"}[args.set]
-        counts = np.array(json.loads(PIP_COUNTS_BY_SET.read_text())[other])
+    counts = crosswise_counts(args.set) if args.crosswise else None
+    stems, tune = profile_photos(args.set, args.photos)
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.set]
-    train = split["train"]
-    stems = train[:: max(1, len(train) // args.photos)][: args.photos]
-    score_on = [s for s in train if s not in stems] if args.part == "tune" else split["test"]
+    score_on = tune if args.part == "tune" else split["test"]
     reader = (DiceReader(args.model, pip_counts=counts) if args.second_model is None
               else PairReader(args.model, args.second_model, counts))
     data = DATA / args.set
