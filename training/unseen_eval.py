@@ -109,7 +109,8 @@ def main() -> None:
         what = f"{args.set} {args.part}{' plain' if args.plain else ''} {name}"
         print(f"{what}: dice {s['dice']} right {100 * s['accuracy']:.2f}% "  # type: ignore[operator]
               f"missed {s['missed']} extra {s['extra']} at 5%: answered {100 * answered:.1f}% "
-              f"wrong {100 * wrong:.2f}%", flush=True)
+              f"wrong {100 * wrong:.2f}%; at {UNCERTAIN}: answered {100 * s['answered']:.1f}% "  # type: ignore[operator]
+              f"wrong {100 * s['confident_wrong']:.2f}%", flush=True)  # type: ignore[operator]
 
 
 if __name__ == "__main__":
