@@ -17,8 +17,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.novelty import Novelty
-
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"
 
@@ -55,9 +53,6 @@ class FaceClassifier:
         self._net = (cv2.dnn.readNetFromONNX(str(path)) if engine is None
                      else cv2.dnn.readNetFromONNX(str(path), engine=engine))
         self._outputs: list[str] = list(meta.get("outputs", ["logits", "embedding"]))
-        # How far each face's training patches lie from their class (``training/novelty.py``), so that
-        # a die unlike all of them can be asked about rather than trusted.
-        self.novelty: Novelty | None = Novelty.from_json(meta["novelty"]) if "novelty" in meta else None
 
     @property
     def net(self) -> cv2.dnn.Net:

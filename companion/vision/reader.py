@@ -62,8 +62,6 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
-NOVEL_TAIL = 0.01  # without a profile, a die farther from its face than all but this share of the face's
-# training patches loses confidence in proportion (``novelty.py``): the network does not know such a die
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
 
@@ -147,8 +145,7 @@ class DiceReader:
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
         probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))))
-        novel = prof is None or len(prof) == 0  # a profile's dice are the table's own, taught to it
-        dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]), novel)
+        dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
         return Reading(dice, (time.perf_counter() - t0) * 1000.0)
@@ -321,17 +318,14 @@ class DiceReader:
         return face_probs, network, pips.count
 
     def _read_die(self, frame: np.ndarray, w: _Window, face_probs: np.ndarray, network: np.ndarray,
-                  count: int | None, kept: float, novel: bool = False) -> DieReading:
+                  count: int | None, kept: float) -> DieReading:
         """``kept``: the share of the die's probability that the other dice left it (``one_set``); a
-        die that looked like a symbol face in a set without one is some number, but not surely this one.
-        ``novel``: weigh how unlike the training dice it is (``NOVEL_TAIL``)."""
+        die that looked like a symbol face in a set without one is some number, but not surely this one."""
         order = np.argsort(-face_probs)
         best = int(order[0])
         value = FACES[best]
         p_face = float(network[best])
         conf = float(face_probs[best]) * kept * min(1.0, self._die_score(w.probs) / 0.9)
-        if novel and self.classifier.novelty is not None:
-            conf *= min(1.0, max(self.classifier.novelty.tail(w.emb, best), 1e-4) / NOVEL_TAIL)
         half = w.size / 2.2
         h, wd = frame.shape[:2]
         box = (max(0, int(w.cx - half)), max(0, int(w.cy - half)),
