@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from companion.vision import FACES, exposure
@@ -143,7 +142,6 @@ class DiceReader:
         found = self._dice_windows(frame, size_hint, prof)
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
-        found = self._grey_view(found, prof)
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
         probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))))
@@ -207,15 +205,6 @@ class DiceReader:
 
     def _face_score(self, w: _Window) -> float:
         return float(np.max(np.delete(w.probs, self.classifier.not_face)))
-
-    def _grey_view(self, found: list[_Window], prof: Profile | None) -> list[_Window]:
-        """Each die read again from its window turned grey, the two readings' probabilities averaged:
-        an unfamiliar die's colours are new to the network, its pip layout is not."""
-        if not found:
-            return found
-        greys = [cv2.cvtColor(cv2.cvtColor(w.patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR) for w in found]
-        again = self._classify([(w.cx, w.cy, w.size, g) for w, g in zip(found, greys, strict=True)], prof)
-        return [replace(w, probs=(w.probs + g.probs) / 2) for w, g in zip(found, again, strict=True)]
 
     def _suppress(self, cands: list[_Window]) -> list[_Window]:
         cands = sorted(cands, key=lambda w: -self._face_score(w))
