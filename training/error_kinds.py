@@ -5,7 +5,7 @@ what the two witnesses said.
 
 Reads as ``unseen_eval.py --crosswise --part tune`` does (the same profile photos, the pip counts of
 the other set), without and with the profile, and puts each labelled die in one bin:
-- ``right``;
+- ``right``; ``right, the count turned it``: the network's own best face was wrong;
 - ``missed``: no die read there;
 - ``network right, count overrode``: the network's own best face was right, the count turned it;
 - ``network wrong, count right``: the count gave the true face but did not win;
@@ -50,7 +50,7 @@ class WitnessReader(DiceReader):
 
 def kind(truth: str, value: str, network: np.ndarray, count: int | None) -> str:
     if value == truth:
-        return "right"
+        return "right" if str(FACES[int(np.argmax(network))]) == truth else "right, the count turned it"
     if str(FACES[int(np.argmax(network))]) == truth:
         return "network right, count overrode"
     if count is not None and str(count) == truth:
