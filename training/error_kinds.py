@@ -5,7 +5,8 @@ what the two witnesses said.
 
 Reads as ``unseen_eval.py --crosswise --part tune`` does (the same profile photos, the pip counts of
 the other set), without and with the profile, and puts each labelled die in one bin:
-- ``right``; ``right, the count turned it``: the network's own best face was wrong;
+- ``right``; ``right, not the network's best``: the count (or ``one_set``, for a die the network read as a
+  symbol face) turned it;
 - ``missed``: no die read there;
 - ``network right, count overrode``: the network's own best face was right, the count turned it;
 - ``network wrong, count right``: the count gave the true face but did not win;
@@ -49,9 +50,10 @@ class WitnessReader(DiceReader):
 
 
 def kind(truth: str, value: str, network: np.ndarray, count: int | None) -> str:
+    own = str(FACES[int(np.argmax(network))])  # the network's best face, before the count and one_set
     if value == truth:
-        return "right" if str(FACES[int(np.argmax(network))]) == truth else "right, the count turned it"
-    if str(FACES[int(np.argmax(network))]) == truth:
+        return "right" if own == truth else "right, not the network's best"
+    if own == truth:
         return "network right, count overrode"
     if count is not None and str(count) == truth:
         return "network wrong, count right"
