@@ -109,8 +109,8 @@ def main() -> None:
         what = f"{args.set} {args.part}{' plain' if args.plain else ''} {name}"
         print(f"{what}: dice {s['dice']} right {100 * s['accuracy']:.2f}% "  # type: ignore[operator]
               f"missed {s['missed']} extra {s['extra']} at 5%: answered {100 * answered:.1f}% "
-              f"wrong {100 * wrong:.2f}%; at {UNCERTAIN}: answered {100 * s['answered']:.1f}% "  # type: ignore[operator]
-              f"wrong {100 * s['confident_wrong']:.2f}%", flush=True)  # type: ignore[operator]
+              f"wrong {100 * wrong:.2f}%; at {UNCERTAIN}: answered {100 * score.answered / max(score.dice, 1):.1f}% "
+              f"wrong {100 * score.answered_wrong / max(score.answered, 1):.2f}%", flush=True)
 
 
 if __name__ == "__main__":
