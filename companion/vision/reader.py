@@ -56,8 +56,8 @@ SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's med
 # familiar and unfamiliar dice count (docs/vision.md). It misses pips far more often than it invents
 # them: a 6 counted as a 4 is its commonest error on unfamiliar dice, whose windows the network sizes
 # too tight, so that a pair of pips falls outside the counter's disc.
-PIP_COUNTS = np.array([[456, 40, 8, 0, 0, 1], [28, 513, 14, 2, 0, 0], [8, 24, 463, 0, 0, 0],
-                       [8, 26, 1, 454, 6, 0], [9, 16, 1, 4, 472, 0], [8, 12, 9, 16, 0, 397]])
+PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 458, 22, 4, 1],
+                       [11, 53, 7, 468, 7, 11], [10, 38, 23, 16, 454, 15], [13, 16, 15, 79, 21, 447]])
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
