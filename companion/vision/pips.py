@@ -1,13 +1,10 @@
 """Classical pip counting on one die: the reader's second opinion.
 
-Pips are where the colour differs from the face's own, darker or lighter, whatever the colours (black
-pips on white, white on red, yellow on green). A difference of Gaussians of that colour distance marks
-round spots of a pip's size. Every face's pips sit on the same 3x3 grid, so the count is the layout
-(which grid positions hold a pip) that best fits the marks, fitted over the grid's centre, turn and
-pitch: a position is scored by how pip-like it is beside the face's strongest mark, and a strong mark
-the layout leaves unexplained costs it. Fitting whole layouts, not counting blobs one by one, keeps a
-faint or clipped pip, and ignores marbling and the pips of side faces, which fit no layout. The
-classifier and this counter fail differently: when they disagree the die is uncertain.
+The top face is the flat region around the die's centre; pips are round blobs on it that differ from
+the face colour, darker or lighter, whatever the colours (black pips on white, white on red, yellow on
+green). Counting only round blobs of similar size near the centre ignores the pips of side faces, which
+an oblique camera sees squashed at the die's rim. The classifier and this counter fail differently:
+when they disagree the die is uncertain.
 """
 
 from __future__ import annotations
@@ -19,130 +16,93 @@ import cv2
 import numpy as np
 
 from companion.vision.crops import patch
-from companion.vision.order import median_rows
+from companion.vision.order import median_rows, percentile
 
 SIDE = 64  # the die is resampled so that its window is this many px
-DIE = SIDE / 1.25  # the die's side in the window, px
-FAINT = 30.0  # below this colour distance nothing on the face stands out: no count
-REACH = 0.34  # marks farther than this (window sides) from the centre are not the top face's
-PITCHES = (0.15, 0.17, 0.19, 0.21, 0.23)  # grid pitch (centre to a side's middle), in die sides
-TURNS = 12  # grid turns tried over a quarter turn (the layouts repeat every quarter turn)
-SHIFTS = (-6, -4, -2, 0, 2, 4, 6)  # grid centre offsets tried each way, px of the window
-SIGMAS = (1.6, 4.0)  # the difference of Gaussians: about a pip, and its surroundings
-EPS = 0.05  # floor of a position's pip-likeness (and of its emptiness), so no position decides alone
-FIT_FLOOR = -3.0  # a best layout fitting worse than this gives no count (a symbol face, a smudge)
-STRONG = 0.35  # a mark this strong, beside the strongest, must be explained by the layout
-
-# Grid positions in pitch units: centre, the four corners, the four sides' middles.
-_GRID = np.array([[0, 0], [1, 1], [-1, -1], [1, -1], [-1, 1], [1, 0], [-1, 0], [0, 1], [0, -1]], np.float32)
-
-
-def _layouts() -> tuple[np.ndarray, np.ndarray]:
-    """Which grid positions hold a pip, per face; 2, 3 and 6 in both of their orientations."""
-    pips = {1: [0], 2: [1, 2], 3: [0, 1, 2], 4: [1, 2, 3, 4], 5: [0, 1, 2, 3, 4], 6: [1, 2, 3, 4, 5, 6]}
-    masks, faces = [], []
-    for face, on in pips.items():
-        mask = np.zeros(9, bool)
-        mask[on] = True
-        masks.append(mask)
-        faces.append(face)
-        if face in (2, 3):  # the other diagonal
-            other = mask.copy()
-            other[[1, 2]], other[[3, 4]] = False, True
-            masks.append(other)
-            faces.append(face)
-        elif face == 6:  # rows instead of columns
-            other = mask.copy()
-            other[[5, 6]], other[[7, 8]] = False, True
-            masks.append(other)
-            faces.append(face)
-    return np.array(masks), np.array(faces)
-
-
-_LAYOUTS, _LAYOUT_FACE = _layouts()
-_ON = _LAYOUTS.astype(np.float32)
-_OFF = 1.0 - _ON
-
-
-def _grids() -> tuple[np.ndarray, np.ndarray]:
-    """Every grid tried: (grids, 9, 2) positions in window px, and each grid's pitch in px."""
-    grids, pitches = [], []
-    for pitch in PITCHES:
-        for k in range(TURNS):
-            t = k * (np.pi / 2) / TURNS
-            turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32) * (pitch * DIE)
-            base = _GRID @ turn.T
-            for dx in SHIFTS:
-                for dy in SHIFTS:
-                    grids.append(base + np.float32([SIDE / 2 + dx, SIDE / 2 + dy]))
-                    pitches.append(pitch * DIE)
-    return np.array(grids, np.float32), np.array(pitches, np.float32)
-
-
-_GRIDS, _GRID_PITCH = _grids()
-_MAP_X = np.ascontiguousarray(_GRIDS[:, :, 0].reshape(1, -1))
-_MAP_Y = np.ascontiguousarray(_GRIDS[:, :, 1].reshape(1, -1))
+MIRROR_TOL = 0.1  # a pip's mirror image through the face centre must fall this near another pip (die sides)
+CENTRE_SHIFT = 0.2  # the face centre may be this far from the window's centre (die sides)
 
 
 @dataclass(frozen=True)
 class PipCount:
-    count: int | None  # 1-6, or None when nothing on the face stands out
-    marks: int  # strong pip-like marks on the top face
-    margin: float  # log-likelihood of the best layout over the best layout of another face
-    fit: float = 0.0  # log-likelihood of the best layout
-
-
-def pip_evidence(frame: np.ndarray, cx: float, cy: float, size: float) -> tuple[np.ndarray, float]:
-    """How pip-like each pixel of the window is (difference of Gaussians of the colour distance from
-    the face), and the largest colour distance near the centre."""
-    crop = patch(frame, cx, cy, size, SIDE).astype(np.float32)
-    q = SIDE // 4
-    face = median_rows(crop[q : 3 * q, q : 3 * q].reshape(-1, 3))
-    diff = crop - face
-    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
-    evidence = cv2.GaussianBlur(dist, (0, 0), SIGMAS[0]) - cv2.GaussianBlur(dist, (0, 0), SIGMAS[1])
-    return evidence, float(dist[_disc(SIDE, int(0.32 * SIDE))].max())
+    count: int | None  # 1-6, or None when the blobs do not look like a pip pattern
+    blobs: int  # round blobs found on the top face
+    quality: float  # 0-1: how alike in size the counted blobs are
 
 
 def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount:
     """Count the pips of the die whose window (a square of side ``size``) is centred on (cx, cy)."""
-    evidence, contrast = pip_evidence(frame, cx, cy, size)
-    if contrast < FAINT:
+    crop = patch(frame, cx, cy, size, SIDE).astype(np.float32)
+    centre = crop[SIDE // 4 : 3 * SIDE // 4, SIDE // 4 : 3 * SIDE // 4].reshape(-1, 3)
+    diff = crop - median_rows(centre)
+    dist = np.sqrt(np.einsum("ijk,ijk->ij", diff, diff))
+    inner = _disc(SIDE, int(0.40 * SIDE))
+    # The threshold comes from the core of the face only: the tray at the die's corners may differ
+    # from the face far more than its pips do (red pips on a black die on a light tray).
+    values = dist[_disc(SIDE, int(0.32 * SIDE))]
+    if values.size == 0 or float(values.max()) < 30.0:
         return PipCount(None, 0, 0.0)
-    peaks = (evidence == cv2.dilate(evidence, np.ones((3, 3), np.uint8))) & _disc(SIDE, int(REACH * SIDE))
-    ys, xs = np.nonzero(peaks)
-    heights = evidence[ys, xs]
-    if heights.size == 0 or float(heights.max()) <= 0:
+    thr = max(30.0, 0.55 * percentile(values, 98))
+    mask = ((dist > thr) & inner).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    die_px = (SIDE / 1.25) ** 2
+    st, ce = stats[1:].astype(np.float32), cents[1:].astype(np.float32)
+    w, h, area = st[:, cv2.CC_STAT_WIDTH], st[:, cv2.CC_STAT_HEIGHT], st[:, cv2.CC_STAT_AREA]
+    ok = (
+        (np.hypot(ce[:, 0] - SIDE / 2, ce[:, 1] - SIDE / 2) <= 0.34 * SIDE)
+        & (area >= 0.004 * die_px) & (area <= 0.09 * die_px)
+        & (np.maximum(w, h) <= 2.6 * np.minimum(w, h))  # squashed: a side-face pip or an edge
+        & (area >= 0.4 * w * h)
+    )
+    if not ok.any():
         return PipCount(None, 0, 0.0)
-    top = float(heights.max())
-    # Each grid position: how pip-like it is beside the strongest mark (1: as strong, 0: not at all).
-    like = cv2.remap(evidence, _MAP_X, _MAP_Y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    like = np.clip(like.reshape(-1, 9) / top, 0.0, 1.0)
-    # (layouts, grids): log-likelihood of each layout on each grid.
-    fit = _ON @ np.log(like.T + EPS) + _OFF @ np.log(1.0 - like.T + EPS)
-    strong = heights > STRONG * top
-    marks = np.stack([xs[strong], ys[strong]], axis=1).astype(np.float32)
-    cost = np.log(1.0 - np.clip(heights[strong] / top, 0.0, 1.0) + EPS)  # an unexplained mark's cost
-    # Only each layout's best centre for each pitch and turn is checked for unexplained marks.
-    shifts = len(SHIFTS) ** 2
-    best = fit.reshape(len(fit), -1, shifts).argmax(axis=2) + np.arange(0, fit.shape[1], shifts)  # (layouts, n)
-    grids = _GRIDS[best]  # (layouts, n, 9, 2)
-    gap = grids[:, :, :, None, :] - marks
-    near = np.einsum("lbgmk,lbgmk->lbgm", gap, gap) < (0.5 * _GRID_PITCH[best])[:, :, None, None] ** 2
-    explained = (near & _LAYOUTS[:, None, :, None]).any(axis=2)  # (layouts, n, marks)
-    total = np.take_along_axis(fit, best, axis=1) + np.where(explained, 0.0, cost).sum(axis=2)
-    per_layout = total.max(axis=1)
-    per_face = np.array([per_layout[_LAYOUT_FACE == f].max() for f in range(1, 7)])
-    first, second = np.argsort(-per_face)[:2]
-    if per_face[first] < FIT_FLOOR:
-        # No layout fits: a symbol face, or a face this counter cannot make out. Below this the count
-        # was right on fewer than half of the dice (docs/vision.md, fifteenth round).
-        return PipCount(None, int(strong.sum()), 0.0, float(per_face[first]))
-    return PipCount(int(first) + 1, int(strong.sum()), float(per_face[first] - per_face[second]), float(per_face[first]))
+    areas = [float(v) for v in area[ok]]
+    centres = ce[ok]
+    keep_sym = _point_symmetric(centres, SIDE / 1.25)
+    areas = [a for a, k in zip(areas, keep_sym, strict=True) if k]
+    if not areas:
+        return PipCount(None, 0, 0.0)
+    a = np.array(areas, np.float32)
+    big = percentile(a, 50)
+    keep = a[a > 0.35 * big]
+    # Two pips merged at low resolution make one blob of about twice the area of a single pip.
+    single = float(np.min(keep)) if len(keep) > 1 else big
+    merged = np.clip(np.round(keep / max(single, 1.0)), 1, 3) if single > 0.01 * die_px else np.ones(len(keep))
+    per_pip = keep / merged
+    spread = float(np.std(per_pip)) / max(float(np.mean(per_pip)), 1.0)
+    quality = 1.0 - min(1.0, spread)
+    count = int(merged.sum())
+    return PipCount(count if 1 <= count <= 6 else None, count, quality)
+
+
+def _point_symmetric(pts: np.ndarray, die: float) -> np.ndarray:
+    """Which blobs belong to a pip pattern: every face's pips are symmetric about the face's centre,
+    so each pip has a mirror image through it (the middle pip of 1, 3 and 5 is its own). Pips of a
+    side face at the rim, glints and marbling have none. The centre is sought near the window's centre
+    among the blobs and the midpoints of blob pairs, keeping the one that explains the most blobs."""
+    n = len(pts)
+    if n <= 1:
+        return np.ones(n, bool)
+    mid = np.float32(SIDE / 2)
+    i, j = np.triu_indices(n, 1)
+    centres = np.vstack([pts, (pts[i] + pts[j]) / 2, [[mid, mid]]])
+    centres = centres[np.hypot(centres[:, 0] - mid, centres[:, 1] - mid) < CENTRE_SHIFT * die]
+    if len(centres) == 0:
+        return np.ones(n, bool)
+    tol = MIRROR_TOL * die
+    # mirror[c, a, b]: blob b is where blob a lands when mirrored through centre c
+    mirrored = 2 * centres[:, None, :] - pts[None, :, :]
+    near = np.hypot(mirrored[:, :, None, 0] - pts[None, None, :, 0],
+                    mirrored[:, :, None, 1] - pts[None, None, :, 1]) < tol
+    explained = near.any(axis=2)
+    score = explained.sum(axis=1) - 0.01 * np.hypot(centres[:, 0] - mid, centres[:, 1] - mid)
+    kept: np.ndarray = explained[int(np.argmax(score))]
+    return kept
 
 
 @lru_cache(maxsize=64)
 def _disc(side: int, radius: int) -> np.ndarray:
-    yy, xx = np.mgrid[:side, :side]
-    out: np.ndarray = np.hypot(xx - (side - 1) / 2, yy - (side - 1) / 2) <= radius
+    mask = np.zeros((side, side), np.uint8)
+    cv2.circle(mask, (side // 2, side // 2), radius, 1, -1)
+    out: np.ndarray = mask > 0
     return out
