@@ -48,6 +48,7 @@ class _Learn:
 
 
 PROFILE_FILE = "dice_profile.npz"
+MODEL_FILE = "dice_model.onnx"  # the table's own network, retrained on the profile (vision/table_model.py)
 
 
 class Rig:
@@ -70,6 +71,7 @@ class Rig:
         # renderer's truth) only once the guided calibration or "forget" needs it.
         self.profile: Any = None
         self.profile_path = Path(config.store.data_dir) / PROFILE_FILE
+        self.table_model: Any = None  # loaded with the profile
         self._profile_lock = threading.RLock()  # learning (worker, calibration) and forgetting take turns
         self._generation = 0  # counts forgets
         self.calibration: Calibration | None = None
@@ -141,6 +143,7 @@ class Rig:
 
         # The table's own dice, learnt from the rolls it confirms (see ``_learn``).
         self.profile = TableProfile(self.profile_path)
+        self.table_model = self._new_table_model()
         self.table.on_input(self._roll_entered)
         self.watcher = CameraWatcher(
             lambda: open_camera(self.config.camera), self._read_frame, self._offer_reading, self._camera_state
@@ -284,19 +287,26 @@ class Rig:
         # games never depend on how well the vision reads rendered dice (measured on real photos).
         return self.reread()
 
-    def _read_frame(self, frame: Any) -> Any:
-        from companion.vision.reader import read_dice
+    def _reader(self) -> Any:
+        """The table's own network once it has one (``vision/table_model.py``), else the shipped one."""
+        if self.table_model is not None:
+            return self.table_model.reader()
+        from companion.vision.reader import default_reader
 
+        return default_reader()
+
+    def _read_frame(self, frame: Any) -> Any:
         profile = self.profile.profile if self.profile is not None else None
+        reader = self._reader()
         calibration = self.calibration
         if calibration is not None:  # the set being taught: its faces, and its count if the table gave it
             dice = calibration.dice
-            return read_dice(frame, profile=profile, expected=dice.count, faces=dice.faces)
+            return reader.read(frame, profile=profile, expected=dice.count, faces=dice.faces)
         awaiting = self.table.awaiting()
         if awaiting is None or awaiting.dice is None:
-            return read_dice(frame, profile=profile)
+            return reader.read(frame, profile=profile)
         # The game knows how many dice were rolled and which faces they have (a worm only in Heckmeck).
-        return read_dice(frame, profile=profile, expected=awaiting.dice.count, faces=awaiting.dice.faces)
+        return reader.read(frame, profile=profile, expected=awaiting.dice.count, faces=awaiting.dice.faces)
 
     def _roll_entered(self, action: dict[str, Any]) -> None:
         """(Under the table's lock.) A roll was entered: learn from it later, on the worker thread, with
@@ -305,19 +315,23 @@ class Rig:
             self._events.put(_Learn(self.view, list(action.get("dice") or []), self._generation))
 
     def _learn(self, job: _Learn) -> None:
-        from companion.vision.reader import default_reader
-
         faces = [d.get("face") if isinstance(d, dict) else d for d in job.dice]
         try:
             with self._profile_lock:
                 if job.generation != self._generation:
                     return  # the table forgot its dice after this roll was entered
-                learnt = self.profile.learn(default_reader(), job.view.frame, job.view.reading, faces)
+                learnt = self.profile.learn(self._reader(), job.view.frame, job.view.reading, faces)
         except Exception:  # learning is a bonus: a full disk must not stop the game
             log.exception("learning the table's dice failed")
             return
         if learnt:
             log.info("learnt %d dice; the profile holds %d patches", learnt, len(self.profile.profile))
+            self._grown(learnt)
+
+    def _grown(self, learnt: int) -> None:
+        """Enough confirmed dice since the last try: retrain the network on them, in the background."""
+        if self.table_model is not None and self.table_model.learnt(self.profile_path, learnt):
+            log.info("retraining the dice network on the table's profile, in the background")
 
     def _offer_reading(self, frame: Any, reading: Any) -> None:
         if self.calibration is not None:
@@ -407,6 +421,8 @@ class Rig:
         with self._profile_lock:
             forgot = bool(self._table_profile().forget())
             self._generation += 1
+            if self.table_model is not None:
+                self.table_model.forget()
         if self.calibration is not None:
             self.calibration.forgotten()
         self._calibration_changed()
@@ -419,6 +435,7 @@ class Rig:
         out["has_camera"] = self.camera is not None or self.watcher is not None
         out["learnt"] = None if self.profile is None else len(self.profile.profile)
         out["saved"] = self.profile_path.exists()
+        out["own_model"] = self.table_model.status() if self.table_model is not None else None
         return out
 
     def _calibrating(self) -> Calibration:
@@ -444,28 +461,38 @@ class Rig:
                 from companion.vision.table_profile import TableProfile
 
                 self.profile = TableProfile(self.profile_path)
+                self.table_model = self._new_table_model()
             return self.profile
+
+    def _new_table_model(self) -> Any:
+        from companion.vision.table_model import TableModel
+
+        # [camera] retrain = false keeps the shipped network (retraining needs the 'train' extra anyway).
+        enabled = None if bool(self.config.camera.get("retrain", True)) else False
+        return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled)
 
     def _learn_now(self, frame: Any, reading: Any, faces: list[Any]) -> int:
         """A calibration roll, learnt at once so the tablet hears whether it was taken."""
-        from companion.vision.reader import default_reader
-
         with self._profile_lock:
             try:
                 # Every die was corrected on this very reading: any number of corrections is learnt. With
                 # the set's count given, every die in view is in the reading: the rest of the tray is not.
                 counted = self.calibration is not None and self.calibration.dice.count is not None
-                return int(self._table_profile().learn(default_reader(), frame, reading, faces, most_corrected=1.0,
-                                                       background=counted))
+                profile = self._table_profile()
+                learnt = int(profile.learn(self._reader(), frame, reading, faces, most_corrected=1.0,
+                                           background=counted))
             except OSError as exc:
                 raise RuleViolation(f"The dice could not be saved ({exc}): free some space and confirm again.") from exc
+        if learnt:
+            self._grown(learnt)
+        return learnt
 
     def close(self) -> None:
         self.table.unsubscribe(self._show_lights)
         self._stop.set()
         self._events.put(None)
         self._worker.join(timeout=2)
-        for part in (self.watcher, self.buttons, self.lights, self.camera):
+        for part in (self.watcher, self.buttons, self.lights, self.camera, self.table_model):
             if part is not None:
                 try:
                     part.close()
@@ -488,6 +515,8 @@ def camera_problems(settings: dict[str, Any]) -> list[str]:
         isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and 64 <= v <= 8192 for v in size)
     ):
         problems.append("[camera] resolution must be [width, height] in pixels, e.g. [2304, 1296]")
+    if not isinstance(settings.get("retrain", True), bool):
+        problems.append("[camera] retrain must be true or false (retrain the dice network on the table's dice)")
     warmup = settings.get("warmup_s", 2.0)
     if not isinstance(warmup, int | float) or isinstance(warmup, bool) or not 0 <= warmup <= 30:
         problems.append("[camera] warmup_s must be a number of seconds between 0 and 30")

@@ -1,4 +1,4 @@
-"""``companion dice read|eval|calibrate``: the dice reader from the command line."""
+"""``companion dice read|eval|calibrate|retrain``: the dice reader from the command line."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     read.add_argument("--faces", type=_face, nargs="+", metavar="FACE",
                       help="the faces the dice can show, if known: e.g. 1 2 3 4 5 6 (no symbol face) "
                            "or 1 2 3 4 5 worm (Heckmeck)")
+    read.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. the table's own")
     read.set_defaults(func=_read)
 
     ev = dsub.add_parser("eval", help="score the reader against YOLO labels (DIR/images, DIR/labels)")
@@ -39,6 +40,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     cal.add_argument("--only", nargs="*", help="image stems to use (default: all)")
     cal.add_argument("--model", help="another face classifier (.onnx beside its .json)")
     cal.set_defaults(func=_calibrate)
+
+    ret = dsub.add_parser("retrain", help="retrain the network deeper on a grown profile (needs the 'train' extra)")
+    ret.add_argument("--profile", required=True, help="the table's profile (.npz)")
+    ret.add_argument("--out", required=True, help="the table's model to write (.onnx, its .json beside it)")
+    ret.add_argument("--model", help="the model to start from (default: the shipped one)")
+    ret.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
+    ret.add_argument("--json", action="store_true", help="print the check's verdict as JSON")
+    ret.set_defaults(func=_retrain)
 
 
 def _face(text: str) -> int | str:
@@ -64,7 +73,7 @@ def _read(args: argparse.Namespace) -> int:
     from companion.vision.annotate import annotate
     from companion.vision.reader import DiceReader
 
-    reader = DiceReader(profile=_load_profile(args.profile))
+    reader = DiceReader(args.model, profile=_load_profile(args.profile))
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -131,3 +140,21 @@ def _calibrate(args: argparse.Namespace) -> int:
     profile.save(args.out)
     print(f"{args.out}: {len(profile)} patches from {len(photos)} photos")
     return 0
+
+
+def _retrain(args: argparse.Namespace) -> int:
+    """Exit 0 when the table's model was written, 1 when the check kept the model as it was."""
+    from dataclasses import asdict
+
+    try:
+        from companion.vision import retrain
+    except ImportError as exc:
+        print(f"retraining needs torch and onnx (pip install -e '.[train]'): {exc}", file=sys.stderr)
+        return 2
+    profile = _load_profile(args.profile)
+    verdict = retrain.retrain(profile, args.out, args.model, threads=args.threads)
+    if args.json:
+        print(json.dumps(asdict(verdict)))
+    else:
+        print(f"{args.out if verdict.pull is not None else 'nothing written'}: {verdict.reason}")
+    return 0 if verdict.pull is not None else 1

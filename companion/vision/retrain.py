@@ -18,6 +18,7 @@ own, so that torch never loads beside the camera.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -191,13 +192,16 @@ def save(net: Network, base_path: Path | str, out: Path | str, note: dict[str, o
             init.CopyFrom(numpy_helper.from_array(new[init.name].numpy().astype(np.float32), init.name))
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    data = model.SerializeToString()
     meta = json.loads(Path(base_path).with_suffix(".json").read_text())
     meta["head"] = {"weight": net.head[0].numpy().round(6).tolist(), "bias": net.head[1].numpy().round(6).tolist()}
-    meta["retrained"] = note
+    # The checksum ties the metadata (with its class layer) to these very weights: a power cut between
+    # the two files' moves leaves a pair that does not match, and the reader then keeps the shipped model.
+    meta["retrained"] = {**note, "crc32": zlib.crc32(data)}
     tmp_model, tmp_meta = out.with_name(out.name + ".tmp"), out.with_name(out.stem + ".json.tmp")
-    onnx.save(model, str(tmp_model))
+    tmp_model.write_bytes(data)
     tmp_meta.write_text(json.dumps(meta, indent=1) + "\n")
-    tmp_meta.replace(out.with_suffix(".json"))  # the metadata first: a model is only found beside its own
+    tmp_meta.replace(out.with_suffix(".json"))
     tmp_model.replace(out)
 
 
