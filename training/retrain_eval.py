@@ -67,7 +67,8 @@ def main() -> None:
               f"right {100 * s['accuracy']:.2f}% missed {s['missed']} extra {s['extra']} "  # type: ignore[operator]
               f"at 5%: wrong {100 * wrong:.2f}%; at {UNCERTAIN}: answered "
               f"{100 * score.answered / max(score.dice, 1):.1f}% "
-              f"wrong {100 * score.answered_wrong / max(score.answered, 1):.2f}%", flush=True)
+              f"wrong {100 * score.answered_wrong / max(score.answered, 1):.2f}% "
+              f"({score.answered_wrong} of {score.answered})", flush=True)
 
 
 if __name__ == "__main__":
