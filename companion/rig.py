@@ -469,7 +469,7 @@ class Rig:
 
         # [camera] retrain = false keeps the shipped network (retraining needs the 'train' extra anyway).
         enabled = None if bool(self.config.camera.get("retrain", True)) else False
-        return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled)
+        return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled, on_change=self._calibration_changed)
 
     def _learn_now(self, frame: Any, reading: Any, faces: list[Any]) -> int:
         """A calibration roll, learnt at once so the tablet hears whether it was taken."""

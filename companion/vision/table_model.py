@@ -45,8 +45,10 @@ class TableModel:
     """The model file beside the table's profile; ``reader()`` is the reader to read with."""
 
     def __init__(self, path: Path | str, *, enabled: bool | None = None,
-                 command: Callable[[Path, Path], list[str]] = retrain_command, every: int = RETRAIN_EVERY) -> None:
+                 command: Callable[[Path, Path], list[str]] = retrain_command, every: int = RETRAIN_EVERY,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.path = Path(path)
+        self.on_change = on_change  # told when a retraining starts and ends (the tablet shows it)
         self.enabled = can_retrain() if enabled is None else enabled
         self.command = command
         self.every = every
@@ -101,7 +103,8 @@ class TableModel:
             self._watch = threading.Thread(target=self._finish, args=(self._job, generation),
                                            name="dice-retrain", daemon=True)
             self._watch.start()
-            return True
+        self._changed()
+        return True
 
     def wait(self, timeout: float | None = None) -> None:
         """Until a running retraining has finished (for tests and shutdown)."""
@@ -117,15 +120,25 @@ class TableModel:
                 self.last_verdict = json.loads(out.decode() or "null")
             except ValueError:
                 self.last_verdict = None
-            if job.returncode != 0 or generation != self._generation:
-                if job.returncode not in (0, 1):
+            kept = job.returncode == 0 and generation == self._generation
+            if kept:
+                self.pending.with_suffix(".json").replace(self.path.with_suffix(".json"))
+                self.pending.replace(self.path)
+            else:
+                if job.returncode not in (0, 1) and generation == self._generation:
                     log.warning("retraining the dice network failed (%s): %s", job.returncode,
                                 err.decode(errors="replace")[-500:])
                 self._drop_pending()
-                return
-            self.pending.with_suffix(".json").replace(self.path.with_suffix(".json"))
-            self.pending.replace(self.path)
-        log.info("the table's dice network is retrained: %s", (self.last_verdict or {}).get("reason"))
+        if kept:
+            log.info("the table's dice network is retrained: %s", (self.last_verdict or {}).get("reason"))
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:  # the tablet's view is a nicety
+                log.exception("telling the table about the retraining failed")
 
     def forget(self) -> None:
         """A new dice set: the model learnt from the old one goes, and a running job's result with it."""

@@ -130,10 +130,13 @@ def fake_command(keep: bool):
 
 def test_the_background_job_starts_every_so_many_dice_and_its_result_is_moved_in(tmp_path):
     path = tmp_path / "dice_model.onnx"
-    model = TableModel(path, enabled=True, command=fake_command(True), every=10)
+    told: list[bool] = []
+    model = TableModel(path, enabled=True, command=fake_command(True), every=10,
+                       on_change=lambda: told.append(model.status()["retraining"]))
     assert not model.learnt(tmp_path / "p.npz", 6)
     assert model.learnt(tmp_path / "p.npz", 6)  # 12 since the last try
     model.wait(60)
+    assert len(told) == 2 and told[-1] is False  # the tablet hears when it starts and when it ends
     assert path.exists() and model.last_verdict == {"reason": "fake", "pull": 0.1}
     assert model.reader() is not default_reader() and model.status()["own_model"]
     assert not model.pending.exists()
@@ -161,3 +164,20 @@ def test_the_daemon_never_loads_torch():
     code = ("import sys, companion.daemon, companion.rig, companion.vision.table_model, companion.vision.reader;"
             "sys.exit('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table, config, tmp_path):
+    from companion.rig import MODEL_FILE, Rig, camera_problems
+
+    rig = Rig(table, config, mock=True, seed=5)
+    try:
+        rig._table_profile()
+        assert rig._reader() is default_reader()
+        _copy_model(tmp_path / MODEL_FILE)
+        assert rig._reader() is not default_reader()
+        assert rig.calibration_status()["own_model"]["own_model"]
+        rig.forget_dice()  # a new dice set: what was learnt from the old one goes
+        assert not (tmp_path / MODEL_FILE).exists() and rig._reader() is default_reader()
+    finally:
+        rig.close()
+    assert camera_problems({"retrain": "yes"}) and not camera_problems({"retrain": False})

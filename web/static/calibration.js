@@ -36,9 +36,13 @@
     $("teach-setup").hidden = active;
     $("teach-run").hidden = !active;
     $("teach-done").hidden = !active;
-    $("teach-learnt").textContent = status.learnt
+    const own = status.own_model || {};
+    const network = own.retraining ? " It is retraining its network on them now."
+      : (own.own_model ? " Its network is retrained on them." : "");
+    $("teach-learnt").textContent = (status.learnt
       ? `The reader keeps ${status.learnt} pictures of this table's dice.`
-      : (status.saved ? "The reader has learnt this table's dice." : "The reader has not learnt this table's dice yet.");
+      : (status.saved ? "The reader has learnt this table's dice." : "The reader has not learnt this table's dice yet."))
+      + network;
     $("teach-forget").disabled = !status.saved && !status.learnt;
     if (!active) return;
     const reading = status.reading;
