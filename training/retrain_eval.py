@@ -54,7 +54,7 @@ def main() -> None:
         verdict.pull = best
     readers = [("model as it was", reader)]
     if verdict.pull is not None:
-        readers.append(("table's model", DiceReader(args.model, pip_counts=counts, face_model=args.out)))
+        readers.append(("table's model", DiceReader(args.out, pip_counts=counts)))
     frames = list(iterate(data, only=tune))
     for name, r in readers:
         score = Score()

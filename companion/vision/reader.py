@@ -124,14 +124,10 @@ class DiceReader:
     """Holds the loaded network (load once) and an optional profile of the table's dice."""
 
     def __init__(self, model_path: Path | str | None = None, profile: Profile | None = None,
-                 pip_counts: np.ndarray | None = None, face_model: Path | str | None = None) -> None:
+                 pip_counts: np.ndarray | None = None) -> None:
         """``pip_counts``: how the pip counter errs, in place of ``PIP_COUNTS`` (for measuring a set
-        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``).
-        ``face_model``: the table's own network (``retrain.py``), which says which face each die found
-        shows; finding the dice stays with ``model_path``'s network."""
+        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``)."""
         self.classifier = FaceClassifier(model_path)
-        self.face_classifier = FaceClassifier(face_model) if face_model is not None else None
-        self._face_profiles: dict[int, Profile] = {}  # the profile, for the face network's own last layer
         self.profile = profile
         self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
 
@@ -233,28 +229,7 @@ class DiceReader:
             # than the others is a pip or a corner of a die read as a face, a much larger one two dice.
             typical = float(np.median([w.size for w in dice]))
             dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
-        return self._read_faces(self._suppress(dice), prof)
-
-    def _read_faces(self, dice: list[_Window], prof: Profile | None) -> list[_Window]:
-        """With a face network: each die's faces as it reads them, scaled to the mass the finding network
-        gave the faces (that a die is there stays the finding network's say)."""
-        if self.face_classifier is None or not dice:
-            return dice
-        scores = self.face_classifier.classify([w.patch for w in dice])
-        probs = scores.probs
-        if prof is not None and len(prof) > 0:
-            own = self._face_profiles.get(id(prof))
-            if own is None:  # a copy: a profile keeps one retrained last layer, for one network
-                own = Profile(list(prof.patches), list(prof.labels), prof.die_size, list(prof.views))
-                self._face_profiles = {id(prof): own}
-            probs = own.adapt(self.face_classifier, scores)
-        faces = list(range(len(FACES)))
-        out = []
-        for w, q in zip(dice, probs, strict=True):
-            p = w.probs.copy()
-            p[faces] = p[faces].sum() * q[faces] / max(float(q[faces].sum()), 1e-9)
-            out.append(_Window(w.cx, w.cy, w.size, p, w.emb, w.patch, w.offset))
-        return out
+        return self._suppress(dice)
 
     def _recentre(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
         """Windows on or near a die are moved to where the network sees its top face, at the die's size,

@@ -126,23 +126,12 @@ def fit(base: Network, patches: np.ndarray, labels: np.ndarray, pull: float, *, 
     return Network(base.convs[:start] + done[:-1], done[-1], base.offset, base.names)
 
 
-def _logits(net: Network, head: tuple[torch.Tensor, torch.Tensor], patches: np.ndarray) -> torch.Tensor:
-    with torch.no_grad():
-        emb = _rest(_trunk(_blob(patches), net.convs, START), net.convs[START:], START)
-        return emb @ head[0].T + head[1]
-
-
 def _accuracy(net: Network, head: tuple[torch.Tensor, torch.Tensor], patches: np.ndarray,
               labels: np.ndarray) -> float:
-    return float((_logits(net, head, patches).argmax(1).numpy() == labels).mean())
-
-
-def fit_temperature(logits: torch.Tensor, labels: np.ndarray) -> float:
-    """The softmax temperature (0.5-3) under which ``logits`` give ``labels`` the least negative
-    log-likelihood: a network fitted on the profile is surer of itself than the shipped one."""
-    y = torch.tensor(labels, dtype=torch.long)
-    nll = {float(t): float(functional.cross_entropy(logits / float(t), y)) for t in np.linspace(0.5, 3.0, 26)}
-    return min(nll, key=lambda t: nll[t])
+    with torch.no_grad():
+        emb = _rest(_trunk(_blob(patches), net.convs, START), net.convs[START:], START)
+        logits = emb @ head[0].T + head[1]
+    return float((logits.argmax(1).numpy() == labels).mean())
 
 
 def _last_layer(net: Network, temperature: float, patches: np.ndarray, labels: np.ndarray
@@ -164,7 +153,6 @@ class Verdict:
     deeper: dict[float, float]  # the same for each pull tried
     pull: float | None
     reason: str
-    temperature: float | None = None  # fitted on the newest part, for the kept pull
 
 
 def judge(base: Network, temperature: float, profile: Profile, *, min_faces: int = MIN_FACES,
@@ -180,25 +168,21 @@ def judge(base: Network, temperature: float, profile: Profile, *, min_faces: int
     cut = int(round(len(labels) * (1 - HOLD_OUT)))
     fit_x, fit_y, test_x, test_y = patches[:cut], labels[:cut], patches[cut:], labels[cut:]
     last = _accuracy(base, _last_layer(base, temperature, fit_x, fit_y), test_x, test_y)
-    deeper, logits = {}, {}
+    deeper = {}
     for pull in pulls:
         net = fit(base, fit_x, fit_y, pull, steps=steps)
-        logits[pull] = _logits(net, _last_layer(net, temperature, fit_x, fit_y), test_x)
-        deeper[pull] = float((logits[pull].argmax(1).numpy() == test_y).mean())
+        deeper[pull] = _accuracy(net, _last_layer(net, temperature, fit_x, fit_y), test_x, test_y)
     best = max(deeper, key=lambda p: deeper[p])
     if deeper[best] < last + MARGIN:
         return Verdict(faces, len(test_y), last, deeper, None,
                        f"deeper retraining read {deeper[best]:.1%} of the newest patches, the last layer {last:.1%}")
-    fitted = fit_temperature(logits[best], test_y)
     return Verdict(faces, len(test_y), last, deeper, best,
                    f"deeper retraining (pull {best}) read {deeper[best]:.1%} of the newest patches, "
-                   f"the last layer {last:.1%}; temperature {fitted:.1f}", fitted)
+                   f"the last layer {last:.1%}")
 
 
-def save(net: Network, base_path: Path | str, out: Path | str, note: dict[str, object],
-         temperature: float | None = None) -> None:
-    """``net`` written as ``base_path``'s graph with new weights, and its metadata beside it
-    (``temperature``: its own softmax temperature, else the base model's)."""
+def save(net: Network, base_path: Path | str, out: Path | str, note: dict[str, object]) -> None:
+    """``net`` written as ``base_path``'s graph with new weights, and its metadata beside it."""
     model = onnx.load(str(base_path))
     new = {"net.head.weight": net.head[0], "net.head.bias": net.head[1]}
     for (wn, bn), (w, b) in zip(net.names, net.convs, strict=True):
@@ -210,8 +194,6 @@ def save(net: Network, base_path: Path | str, out: Path | str, note: dict[str, o
     out.parent.mkdir(parents=True, exist_ok=True)
     data = model.SerializeToString()
     meta = json.loads(Path(base_path).with_suffix(".json").read_text())
-    if temperature is not None:
-        meta["temperature"] = temperature
     meta["head"] = {"weight": net.head[0].numpy().round(6).tolist(), "bias": net.head[1].numpy().round(6).tolist()}
     # The checksum ties the metadata (with its class layer) to these very weights: a power cut between
     # the two files' moves leaves a pair that does not match, and the reader then keeps the shipped model.
@@ -238,5 +220,5 @@ def retrain(profile: Profile, out: Path | str, base_path: Path | str | None = No
         net = fit(base, np.stack(profile.patches), np.array(profile.labels), verdict.pull, steps=steps)
         save(net, base_path, out, {"base": Path(base_path).name, "patches": len(profile), "pull": verdict.pull,
                                    "held_out": verdict.held_out, "last_layer": round(verdict.last_layer, 4),
-                                   "deeper": round(verdict.deeper[verdict.pull], 4)}, verdict.temperature)
+                                   "deeper": round(verdict.deeper[verdict.pull], 4)})
     return verdict
