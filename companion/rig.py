@@ -467,8 +467,10 @@ class Rig:
     def _new_table_model(self) -> Any:
         from companion.vision.table_model import TableModel
 
-        # [camera] retrain = false keeps the shipped network (retraining needs the 'train' extra anyway).
-        enabled = None if bool(self.config.camera.get("retrain", True)) else False
+        # [camera] retrain = true lets the table retrain the network on its dice (needs the 'train' extra).
+        # Off by default: on dice it never saw the table's model reads more of them right but answers more
+        # of them wrongly with confidence (docs/vision.md, sixteenth round).
+        enabled = None if bool(self.config.camera.get("retrain", False)) else False
         return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled, on_change=self._calibration_changed)
 
     def _learn_now(self, frame: Any, reading: Any, faces: list[Any]) -> int:
@@ -515,7 +517,7 @@ def camera_problems(settings: dict[str, Any]) -> list[str]:
         isinstance(size, list) and len(size) == 2 and all(isinstance(v, int) and 64 <= v <= 8192 for v in size)
     ):
         problems.append("[camera] resolution must be [width, height] in pixels, e.g. [2304, 1296]")
-    if not isinstance(settings.get("retrain", True), bool):
+    if not isinstance(settings.get("retrain", False), bool):
         problems.append("[camera] retrain must be true or false (retrain the dice network on the table's dice)")
     warmup = settings.get("warmup_s", 2.0)
     if not isinstance(warmup, int | float) or isinstance(warmup, bool) or not 0 <= warmup <= 30:
