@@ -19,11 +19,8 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
-import onnx
 import torch
-from onnx import numpy_helper
 from torch.nn import functional
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,10 +28,13 @@ sys.path.insert(0, str(ROOT))
 
 from companion.vision import FACES  # noqa: E402
 from companion.vision.calibrate import build_profile  # noqa: E402
-from companion.vision.classifier import standardise  # noqa: E402
 from companion.vision.evaluate import iterate  # noqa: E402
 from companion.vision.profile import _retrain_head  # noqa: E402
 from companion.vision.reader import DiceReader, _Window  # noqa: E402
+from companion.vision.retrain import Network, eight_views  # noqa: E402
+from companion.vision.retrain import _blob as as_blob  # noqa: E402
+from companion.vision.retrain import _rest as embedding_from  # noqa: E402
+from companion.vision.retrain import _trunk as trunk  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
 
 Params = list[tuple[torch.Tensor, torch.Tensor]]
@@ -68,40 +68,15 @@ def matched_windows(reader: Capture, set_name: str, stems: list[str]) -> tuple[n
 
 def load_layers(model: str) -> tuple[Params, tuple[torch.Tensor, torch.Tensor], float]:
     """The four convolutions (batch norm folded in), the class layer, and the softmax temperature."""
-    graph = onnx.load(model).graph
-    weights = {i.name: torch.tensor(numpy_helper.to_array(i).copy()) for i in graph.initializer}
-    convs = [(weights[n.input[1]], weights[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
+    net = Network.load(model)
     temperature = float(json.loads(Path(model).with_suffix(".json").read_text())["temperature"])
-    return convs, (weights["net.head.weight"], weights["net.head.bias"]), temperature
-
-
-def as_blob(patches: np.ndarray) -> torch.Tensor:
-    blob = cv2.dnn.blobFromImages(list(patches), 1.0 / 255.0, (32, 32), swapRB=False)
-    return torch.tensor(standardise(blob).astype(np.float32))
-
-
-def trunk(x: torch.Tensor, convs: Params, upto: int) -> torch.Tensor:
-    for w, b in convs[:upto]:
-        x = functional.max_pool2d(functional.relu(functional.conv2d(x, w, b, padding=1)), 2)
-    return x
+    return net.convs, net.head, temperature
 
 
 def rest(x: torch.Tensor, params: Params, start: int) -> torch.Tensor:
     """Logits from the output of the first ``start`` convolutions; ``params``: the later ones, then the head."""
-    for i, (w, b) in enumerate(params[:-1]):
-        x = functional.relu(functional.conv2d(x, w, b, padding=1))
-        if start + i < 3:
-            x = functional.max_pool2d(x, 2)
     w, b = params[-1]
-    return x.mean(dim=(2, 3)) @ w.T + b
-
-
-def eight_views(patches: np.ndarray) -> np.ndarray:
-    views = []
-    for k in range(4):
-        turned = np.rot90(patches, k, axes=(1, 2))
-        views += [turned, turned[:, :, ::-1]]
-    return np.ascontiguousarray(np.concatenate(views))
+    return embedding_from(x, params[:-1], start) @ w.T + b
 
 
 def face_accuracy(logits: torch.Tensor, classes: torch.Tensor) -> float:
