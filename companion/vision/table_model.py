@@ -65,7 +65,9 @@ class TableModel:
         return self.path.with_name(self.path.stem + ".next" + self.path.suffix)
 
     def reader(self) -> DiceReader:
-        """The table's model when there is a sound one, else the shipped model."""
+        """The table's model when retraining is on and there is a sound one, else the shipped model."""
+        if not self.enabled:
+            return default_reader()
         try:
             mtime = self.path.stat().st_mtime
         except FileNotFoundError:

@@ -93,9 +93,10 @@ def _copy_model(out: Path, crc: int | None = None) -> None:
 
 
 def test_the_reader_uses_the_tables_model_only_when_it_is_sound(tmp_path):
-    model = TableModel(tmp_path / "dice_model.onnx", enabled=False)
+    model = TableModel(tmp_path / "dice_model.onnx", enabled=True)
     assert model.reader() is default_reader()  # none yet
     _copy_model(tmp_path / "dice_model.onnx")
+    assert TableModel(tmp_path / "dice_model.onnx", enabled=False).reader() is default_reader()  # retraining off
     own = model.reader()
     assert isinstance(own, DiceReader) and own is not default_reader()
     assert model.reader() is own  # loaded once
@@ -169,6 +170,7 @@ def test_the_daemon_never_loads_torch():
 def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table, config, tmp_path):
     from companion.rig import MODEL_FILE, Rig, camera_problems
 
+    config.camera["retrain"] = True
     rig = Rig(table, config, mock=True, seed=5)
     try:
         rig._table_profile()
