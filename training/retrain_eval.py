@@ -5,8 +5,7 @@
 A profile is built from ``--photos`` of the set's train photos (as ``unseen_eval.py`` picks them), the
 deeper retraining is judged on it and, when it wins, run; then the set's other train photos (the tune
 part) are read with the profile by the model as it was and by the table's model. Pip counts are the
-other set's (``unseen_eval.py --crosswise``). ``--force``: retrain even when the check says no (to see
-what the check turned down).
+other set's (``unseen_eval.py --crosswise``).
 """
 
 from __future__ import annotations
@@ -18,8 +17,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-import numpy as np  # noqa: E402
 
 from companion.vision import retrain  # noqa: E402
 from companion.vision.calibrate import build_profile  # noqa: E402
@@ -35,7 +32,6 @@ def main() -> None:
     ap.add_argument("--set", required=True, choices=sorted(OTHER))
     ap.add_argument("--photos", type=int, default=40)
     ap.add_argument("--out", default="/tmp/table_model.onnx")
-    ap.add_argument("--force", action="store_true")
     args = ap.parse_args()
     counts = crosswise_counts(args.set)
     stems, tune = profile_photos(args.set, args.photos)
@@ -43,15 +39,9 @@ def main() -> None:
     reader = DiceReader(args.model, pip_counts=counts)
     profile = build_profile(reader, ((f, labels) for _, f, labels in iterate(data, only=stems)))
     t0 = time.perf_counter()
-    verdict = retrain.retrain(profile, args.out, args.model, min_faces=0 if args.force else retrain.MIN_FACES)
+    verdict = retrain.retrain(profile, args.out, args.model)
     print(f"{args.set}, {args.photos} photos, {len(profile)} patches: {verdict.reason} "
           f"(pulls {verdict.deeper}; {time.perf_counter() - t0:.0f} s)", flush=True)
-    if verdict.pull is None and args.force:
-        best = max(verdict.deeper, key=lambda p: verdict.deeper[p])
-        net = retrain.fit(retrain.Network.load(args.model), np.stack(profile.patches), np.array(profile.labels),
-                          best)
-        retrain.save(net, args.model, args.out, {"forced": True, "pull": best})
-        verdict.pull = best
     readers = [("model as it was", reader)]
     if verdict.pull is not None:
         readers.append(("table's model", DiceReader(args.out, pip_counts=counts)))
