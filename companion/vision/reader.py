@@ -26,7 +26,6 @@ from companion.vision import FACES, exposure
 from companion.vision.classifier import FaceClassifier
 from companion.vision.colour import body_colour
 from companion.vision.crops import patch
-from companion.vision.layouts import fit_layout
 from companion.vision.pips import count_pips
 from companion.vision.profile import Profile
 from companion.vision.segment import find_dice, windows
@@ -62,7 +61,6 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
-LAYOUT_DOUBT = 0.5  # a die read as a number the layout counter finds another number on: confidence halved
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -328,13 +326,6 @@ class DiceReader:
         value = FACES[best]
         p_face = float(network[best])
         conf = float(face_probs[best]) * kept * min(1.0, self._die_score(w.probs) / 0.9)
-        if isinstance(value, int):
-            # A third witness that only checks: where the layout counter finds another number, the die
-            # asks (seventeenth round of docs/vision.md). Symbol faces are left alone: the layouts
-            # fit a drawn worm often enough that a Heckmeck table would tap on many of them.
-            layout = fit_layout(frame, w.cx, w.cy, w.size).count
-            if layout is not None and layout != value:
-                conf *= LAYOUT_DOUBT
         half = w.size / 2.2
         h, wd = frame.shape[:2]
         box = (max(0, int(w.cx - half)), max(0, int(w.cy - half)),
