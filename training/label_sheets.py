@@ -1,0 +1,97 @@
+"""Contact sheets of labelled dice, for checking the labels by eye.
+
+    .venv/bin/python training/label_sheets.py --set matteop65-webcam --split test --out /tmp/sheets
+
+Every labelled die of the chosen photos is cropped around its label box and drawn with a number,
+sorted by the labelled value, one value per run of sheets: a 4 among 5s stands out. Nothing the
+reader says is drawn, so the check is blind to it. ``DIR/index.csv`` maps each number to its photo
+and label line, for ``label_audit.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from training.dev_split import DATA  # noqa: E402
+
+CELL = 112  # px per crop on the sheet
+COLUMNS = 8
+ROWS = 6
+# How much of the frame around the label box a crop shows: nell-byler-d6 boxes hold the whole die,
+# matteop65-webcam boxes only the top face, so the die itself needs a wider crop there.
+MARGIN = {"nell-byler-d6": 1.4, "matteop65-webcam": 2.2}
+
+
+def label_rows(set_name: str, stems: list[str]) -> list[tuple[str, int, int, float, float, float]]:
+    """(stem, line, value, cx, cy, size) for every label line of the photos, in pixels."""
+    rows = []
+    for stem in stems:
+        image = cv2.imread(str(DATA / set_name / "images" / f"{stem}.jpg"))
+        if image is None:
+            continue
+        h, w = image.shape[:2]
+        lines = (DATA / set_name / "labels" / f"{stem}.txt").read_text().splitlines()
+        for i, line in enumerate(lines):
+            parts = line.split()
+            if len(parts) < 5:
+                continue
+            cx, cy, bw, bh = (float(p) for p in parts[1:5])
+            rows.append((stem, i, int(parts[0]) + 1, cx * w, cy * h, max(bw * w, bh * h)))
+    return rows
+
+
+def crop(image: np.ndarray, cx: float, cy: float, size: float, margin: float) -> np.ndarray:
+    half = max(8.0, size * margin / 2)
+    x0, y0 = int(round(cx - half)), int(round(cy - half))
+    side = int(round(2 * half))
+    padded = cv2.copyMakeBorder(image, side, side, side, side, cv2.BORDER_CONSTANT, value=(60, 60, 60))
+    out = padded[y0 + side:y0 + 2 * side, x0 + side:x0 + 2 * side]
+    return cv2.resize(out, (CELL, CELL), interpolation=cv2.INTER_CUBIC)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--set", required=True)
+    ap.add_argument("--split", default="test", choices=["train", "test"])
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
+    stems = sorted(split[args.set][args.split])
+    rows = sorted(label_rows(args.set, stems), key=lambda r: (r[2], r[0], r[1]))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "index.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["number", "stem", "line", "value", "cx", "cy", "size"])
+        for n, (stem, line, value, cx, cy, size) in enumerate(rows):
+            writer.writerow([n, stem, line, value, f"{cx:.1f}", f"{cy:.1f}", f"{size:.1f}"])
+    images: dict[str, np.ndarray] = {}
+    per_sheet = COLUMNS * ROWS
+    for value in sorted({r[2] for r in rows}):
+        numbered = [(n, r) for n, r in enumerate(rows) if r[2] == value]
+        for page in range(0, len(numbered), per_sheet):
+            sheet = np.full((ROWS * (CELL + 18), COLUMNS * CELL, 3), 255, np.uint8)
+            for k, (n, (stem, _, _, cx, cy, size)) in enumerate(numbered[page:page + per_sheet]):
+                if stem not in images:
+                    images[stem] = cv2.imread(str(DATA / args.set / "images" / f"{stem}.jpg"))
+                r, c = divmod(k, COLUMNS)
+                y, x = r * (CELL + 18), c * CELL
+                sheet[y:y + CELL, x:x + CELL] = crop(images[stem], cx, cy, size, MARGIN[args.set])
+                cv2.putText(sheet, str(n), (x + 4, y + CELL + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                            (0, 0, 0), 1, cv2.LINE_AA)
+            cv2.imwrite(str(out / f"value{value}_{page // per_sheet}.png"), sheet)
+    print(f"{len(rows)} dice on sheets in {out}")
+
+
+if __name__ == "__main__":
+    main()
