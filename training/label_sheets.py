@@ -24,9 +24,7 @@ import numpy as np  # noqa: E402
 
 from training.dev_split import DATA  # noqa: E402
 
-CELL = 112  # px per crop on the sheet
-COLUMNS = 8
-ROWS = 6
+CELL = 112  # px per crop on the sheet (--cell)
 # How much of the frame around the label box a crop shows: nell-byler-d6 boxes hold the whole die,
 # matteop65-webcam boxes only the top face, so the die itself needs a wider crop there.
 MARGIN = {"nell-byler-d6": 1.4, "matteop65-webcam": 2.2}
@@ -50,13 +48,13 @@ def label_rows(set_name: str, stems: list[str]) -> list[tuple[str, int, int, flo
     return rows
 
 
-def crop(image: np.ndarray, cx: float, cy: float, size: float, margin: float) -> np.ndarray:
+def crop(image: np.ndarray, cx: float, cy: float, size: float, margin: float, cell: int = CELL) -> np.ndarray:
     half = max(8.0, size * margin / 2)
     x0, y0 = int(round(cx - half)), int(round(cy - half))
     side = int(round(2 * half))
     padded = cv2.copyMakeBorder(image, side, side, side, side, cv2.BORDER_CONSTANT, value=(60, 60, 60))
     out = padded[y0 + side:y0 + 2 * side, x0 + side:x0 + 2 * side]
-    return cv2.resize(out, (CELL, CELL), interpolation=cv2.INTER_CUBIC)
+    return cv2.resize(out, (cell, cell), interpolation=cv2.INTER_CUBIC)
 
 
 def main() -> None:
@@ -64,6 +62,7 @@ def main() -> None:
     ap.add_argument("--set", required=True)
     ap.add_argument("--split", default="test", choices=["train", "test"])
     ap.add_argument("--out", required=True)
+    ap.add_argument("--cell", type=int, default=CELL, help="px per crop; larger for a closer look")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     stems = sorted(split[args.set][args.split])
@@ -76,18 +75,21 @@ def main() -> None:
         for n, (stem, line, value, cx, cy, size) in enumerate(rows):
             writer.writerow([n, stem, line, value, f"{cx:.1f}", f"{cy:.1f}", f"{size:.1f}"])
     images: dict[str, np.ndarray] = {}
-    per_sheet = COLUMNS * ROWS
+    cell = args.cell
+    columns = max(1, 900 // cell)  # sheets about 900 px square, the size that is read at a glance
+    rows_per_sheet = max(1, 800 // (cell + 18))
+    per_sheet = columns * rows_per_sheet
     for value in sorted({r[2] for r in rows}):
         numbered = [(n, r) for n, r in enumerate(rows) if r[2] == value]
         for page in range(0, len(numbered), per_sheet):
-            sheet = np.full((ROWS * (CELL + 18), COLUMNS * CELL, 3), 255, np.uint8)
+            sheet = np.full((rows_per_sheet * (cell + 18), columns * cell, 3), 255, np.uint8)
             for k, (n, (stem, _, _, cx, cy, size)) in enumerate(numbered[page:page + per_sheet]):
                 if stem not in images:
                     images[stem] = cv2.imread(str(DATA / args.set / "images" / f"{stem}.jpg"))
-                r, c = divmod(k, COLUMNS)
-                y, x = r * (CELL + 18), c * CELL
-                sheet[y:y + CELL, x:x + CELL] = crop(images[stem], cx, cy, size, MARGIN[args.set])
-                cv2.putText(sheet, str(n), (x + 4, y + CELL + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
+                r, c = divmod(k, columns)
+                y, x = r * (cell + 18), c * cell
+                sheet[y:y + cell, x:x + cell] = crop(images[stem], cx, cy, size, MARGIN[args.set], cell)
+                cv2.putText(sheet, str(n), (x + 4, y + cell + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
                             (0, 0, 0), 1, cv2.LINE_AA)
             cv2.imwrite(str(out / f"value{value}_{page // per_sheet}.png"), sheet)
     print(f"{len(rows)} dice on sheets in {out}")
