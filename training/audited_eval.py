@@ -24,15 +24,18 @@ from training.dev_split import DATA  # noqa: E402
 AUDIT = Path(__file__).with_name("label_audit.json")
 
 
-def corrected_copy(target: Path, sets: list[str]) -> int:
-    """Each set under ``target`` with its labels corrected; returns how many lines changed."""
-    corrections = json.loads(AUDIT.read_text())["corrections"]
+def corrected_copy(target: Path, sets: list[str], data: Path = DATA,
+                   corrections: list[dict] | None = None) -> int:
+    """Each set under ``target`` with its labels corrected; returns how many lines changed.
+    A correction whose label does not match the file stops it: the data changed under the audit."""
+    if corrections is None:
+        corrections = json.loads(AUDIT.read_text())["corrections"]
     changed = 0
     for name in sets:
         out = target / name
         (out / "labels").mkdir(parents=True)
-        (out / "images").symlink_to((DATA / name / "images").resolve())
-        for label in sorted((DATA / name / "labels").glob("*.txt")):
+        (out / "images").symlink_to((data / name / "images").resolve())
+        for label in sorted((data / name / "labels").glob("*.txt")):
             lines = label.read_text().splitlines()
             for c in corrections:
                 if c["set"] != name or c["stem"] != label.stem:
