@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -25,7 +26,7 @@ AUDIT = Path(__file__).with_name("label_audit.json")
 
 
 def corrected_copy(target: Path, sets: list[str], data: Path = DATA,
-                   corrections: list[dict] | None = None) -> int:
+                   corrections: list[dict[str, Any]] | None = None) -> int:
     """Each set under ``target`` with its labels corrected; returns how many lines changed.
     A correction whose label does not match the file stops it: the data changed under the audit."""
     if corrections is None:

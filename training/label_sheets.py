@@ -22,30 +22,13 @@ sys.path.insert(0, str(ROOT))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from companion.vision.evaluate import iterate  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
 
 CELL = 112  # px per crop on the sheet (--cell)
 # How much of the frame around the label box a crop shows: nell-byler-d6 boxes hold the whole die,
 # matteop65-webcam boxes only the top face, so the die itself needs a wider crop there.
 MARGIN = {"nell-byler-d6": 1.4, "matteop65-webcam": 2.2}
-
-
-def label_rows(set_name: str, stems: list[str]) -> list[tuple[str, int, int, float, float, float]]:
-    """(stem, line, value, cx, cy, size) for every label line of the photos, in pixels."""
-    rows = []
-    for stem in stems:
-        image = cv2.imread(str(DATA / set_name / "images" / f"{stem}.jpg"))
-        if image is None:
-            continue
-        h, w = image.shape[:2]
-        lines = (DATA / set_name / "labels" / f"{stem}.txt").read_text().splitlines()
-        for i, line in enumerate(lines):
-            parts = line.split()
-            if len(parts) < 5:
-                continue
-            cx, cy, bw, bh = (float(p) for p in parts[1:5])
-            rows.append((stem, i, int(parts[0]) + 1, cx * w, cy * h, max(bw * w, bh * h)))
-    return rows
 
 
 def crop(image: np.ndarray, cx: float, cy: float, size: float, margin: float, cell: int = CELL) -> np.ndarray:
@@ -65,30 +48,32 @@ def main() -> None:
     ap.add_argument("--cell", type=int, default=CELL, help="px per crop; larger for a closer look")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
-    stems = sorted(split[args.set][args.split])
-    rows = sorted(label_rows(args.set, stems), key=lambda r: (r[2], r[0], r[1]))
+    cell = args.cell
+    # (value, stem, line, cx, cy, size, crop); the line is the label's index in its file
+    rows = []
+    for path, frame, labels in iterate(DATA / args.set, only=split[args.set][args.split]):
+        for line, lab in enumerate(labels):
+            rows.append((lab.value, path.stem, line, *lab.center, lab.size,
+                         crop(frame, *lab.center, lab.size, MARGIN[args.set], cell)))
+    rows.sort(key=lambda r: (str(r[0]), r[1], r[2]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "index.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["number", "stem", "line", "value", "cx", "cy", "size"])
-        for n, (stem, line, value, cx, cy, size) in enumerate(rows):
+        for n, (value, stem, line, cx, cy, size, _) in enumerate(rows):
             writer.writerow([n, stem, line, value, f"{cx:.1f}", f"{cy:.1f}", f"{size:.1f}"])
-    images: dict[str, np.ndarray] = {}
-    cell = args.cell
     columns = max(1, 900 // cell)  # sheets about 900 px square, the size that is read at a glance
     rows_per_sheet = max(1, 800 // (cell + 18))
     per_sheet = columns * rows_per_sheet
-    for value in sorted({r[2] for r in rows}):
-        numbered = [(n, r) for n, r in enumerate(rows) if r[2] == value]
+    for value in sorted({r[0] for r in rows}, key=str):
+        numbered = [(n, r[6]) for n, r in enumerate(rows) if r[0] == value]
         for page in range(0, len(numbered), per_sheet):
             sheet = np.full((rows_per_sheet * (cell + 18), columns * cell, 3), 255, np.uint8)
-            for k, (n, (stem, _, _, cx, cy, size)) in enumerate(numbered[page:page + per_sheet]):
-                if stem not in images:
-                    images[stem] = cv2.imread(str(DATA / args.set / "images" / f"{stem}.jpg"))
+            for k, (n, image) in enumerate(numbered[page:page + per_sheet]):
                 r, c = divmod(k, columns)
                 y, x = r * (cell + 18), c * cell
-                sheet[y:y + cell, x:x + cell] = crop(images[stem], cx, cy, size, MARGIN[args.set], cell)
+                sheet[y:y + cell, x:x + cell] = image
                 cv2.putText(sheet, str(n), (x + 4, y + cell + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45,
                             (0, 0, 0), 1, cv2.LINE_AA)
             cv2.imwrite(str(out / f"value{value}_{page // per_sheet}.png"), sheet)
