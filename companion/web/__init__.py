@@ -11,6 +11,7 @@ from companion.assets import asset_dir
 from companion.config import Config
 from companion.session import Table
 from companion.web.hub import Hub
+from companion.web.language import install as install_language
 
 WEB_ROOT = asset_dir("web")
 
@@ -34,6 +35,7 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices}
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    install_language(app)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

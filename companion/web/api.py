@@ -7,7 +7,9 @@ changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,11 +17,14 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.games.base import MalformedAction, RuleViolation
+from companion.games.messages import Msg, msg
 from companion.record import RecordError
 from companion.session import Table
 from companion.web.hub import Hub, TooManyStreams
+from companion.web.language import bundle, localize_response, localized_frames, request_language
 
 api = Blueprint("api", __name__, url_prefix="/api")
+api.after_request(localize_response)  # every answer's messages in the page's language
 
 
 def ctx() -> dict[str, Any]:
@@ -39,29 +44,30 @@ def device() -> str:
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: Msg) -> None:
+        super().__init__(str(message))
+        self.msg = message
         self.status = status
 
 
 @api.errorhandler(ApiError)
 def api_error(exc: ApiError) -> Any:
-    return jsonify(error=str(exc)), exc.status
+    return jsonify(error=exc.msg.to_json()), exc.status
 
 
 @api.errorhandler(MalformedAction)
 def malformed(exc: MalformedAction) -> Any:
-    return jsonify(error=str(exc)), 400
+    return jsonify(error=exc.msg.to_json()), 400
 
 
 @api.errorhandler(RuleViolation)
 def refused(exc: RuleViolation) -> Any:
-    return jsonify(error=str(exc)), 409
+    return jsonify(error=exc.msg.to_json()), 409
 
 
 @api.errorhandler(RecordError)
 def bad_record(exc: RecordError) -> Any:
-    return jsonify(error=f"The record cannot be imported: {exc}"), 400
+    return jsonify(error=msg("The record cannot be imported: {reason}", reason=exc.msg).to_json()), 400
 
 
 def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -70,9 +76,9 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
         given = request.headers.get("X-Table-Pin", "")
         expected = ctx()["config"].server.pin
         if not given:
-            raise ApiError(403, "Enter the table PIN to change the game.")
+            raise ApiError(403, msg("Enter the table PIN to change the game."))
         if not hmac.compare_digest(given.encode(), expected.encode()):
-            raise ApiError(403, "That PIN is not this table's PIN.")
+            raise ApiError(403, msg("That PIN is not this table's PIN."))
         return view(*args, **kwargs)
 
     return wrapper
@@ -81,7 +87,7 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
 def body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise ApiError(400, "The request needs a JSON object body.")
+        raise ApiError(400, msg("The request needs a JSON object body."))
     return data
 
 
@@ -116,7 +122,25 @@ def check_pin() -> Any:
 
 @api.get("/games")
 def games() -> Any:
-    return jsonify(games=[g.to_json() for g in table().journal.games()], current=table().game_id)
+    return jsonify(games=[summarized(g.to_json()) for g in table().journal.games()], current=table().game_id)
+
+
+def summarized(game: dict[str, Any]) -> dict[str, Any]:
+    """A stored game's summary is its outcome's message as JSON (older journals: English text)."""
+    summary = game.get("summary")
+    if isinstance(summary, str) and summary.startswith("{"):
+        with contextlib.suppress(ValueError):
+            game["summary"] = json.loads(summary)
+    return game
+
+
+@api.get("/i18n.js")
+@api.get("/i18n/<lang>.js")
+def i18n_bundle(lang: str | None = None) -> Any:
+    """The page scripts' words and plural rule in the page's language (or ``lang``)."""
+    response = Response(bundle(lang or request_language()), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @api.post("/games")
@@ -125,11 +149,11 @@ def new_game() -> Any:
     data = body()
     game, players, options = data.get("game"), data.get("players"), data.get("options", {})
     if not isinstance(game, str):
-        raise ApiError(400, "Say which game to start.")
+        raise ApiError(400, msg("Say which game to start."))
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ApiError(400, "List the players by name.")
+        raise ApiError(400, msg("List the players by name."))
     if not isinstance(options, dict):
-        raise ApiError(400, "Options must be a JSON object.")
+        raise ApiError(400, msg("Options must be a JSON object."))
     title = data.get("title", "")
     game_id = table().new_game(game, players, options, title if isinstance(title, str) else "")
     return jsonify(id=game_id), 201
@@ -139,7 +163,7 @@ def new_game() -> Any:
 @needs_pin
 def open_game(game_id: int) -> Any:
     if table().journal.game(game_id) is None:
-        raise ApiError(404, f"There is no game number {game_id}.")
+        raise ApiError(404, msg("There is no game number {game}.", game=game_id))
     table().open(game_id)
     return jsonify(id=game_id)
 
@@ -148,11 +172,11 @@ def open_game(game_id: int) -> Any:
 def export_game(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
-        raise ApiError(404, f"There is no game number {game_id}.")
+        raise ApiError(404, msg("There is no game number {game}.", game=game_id))
     awaiting = table().awaiting()
     if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
         # the record holds the choices made so far: it would give them away
-        raise ApiError(409, "Export the game once every player has made their secret choice.")
+        raise ApiError(409, msg("Export the game once every player has made their secret choice."))
     text = "\n".join(table().journal.export_lines(game_id)) + "\n"
     name = f"{row.game}-{game_id}.jsonl"
     return Response(
@@ -168,7 +192,7 @@ def import_game() -> Any:
     try:
         text = request.get_data(as_text=True)
     except UnicodeDecodeError:
-        raise ApiError(400, "A game record is UTF-8 text.") from None
+        raise ApiError(400, msg("A game record is UTF-8 text.")) from None
     game_id = table().import_record(text.splitlines())
     return jsonify(id=game_id), 201
 
@@ -178,7 +202,7 @@ def import_game() -> Any:
 def submit() -> Any:
     data = body()
     if "action" not in data:
-        raise ApiError(400, 'The request needs an "action".')
+        raise ApiError(400, msg('The request needs an "action".'))
     events = table().submit(data["action"], device=device())
     return jsonify(events=[e.to_json() for e in events], version=table().version)
 
@@ -214,7 +238,7 @@ def confirm() -> Any:
 def devices() -> Any:
     rig = ctx()["devices"]
     if rig is None:
-        raise ApiError(404, "No camera or buttons are attached to this companion.")
+        raise ApiError(404, msg("No camera or buttons are attached to this companion."))
     return rig
 
 
@@ -225,7 +249,7 @@ def press_button(name: str) -> Any:
     data = request.get_json(silent=True) or {}
     hold = data.get("hold", 0.0) if isinstance(data, dict) else 0.0
     if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= 10:
-        raise ApiError(400, "hold is a number of seconds between 0 and 10.")
+        raise ApiError(400, msg("hold is a number of seconds between 0 and 10."))
     devices().press(name, hold=float(hold))
     return jsonify(ok=True, version=table().version)
 
@@ -255,9 +279,9 @@ def start_calibration() -> Any:
     data = body()
     faces, count = data.get("faces", list(PLAIN)), data.get("count")
     if not isinstance(faces, list):
-        raise ApiError(400, 'List the faces the dice have, e.g. "faces": [1, 2, 3, 4, 5, 6].')
+        raise ApiError(400, msg('List the faces the dice have, e.g. "faces": [1, 2, 3, 4, 5, 6].'))
     if count is not None and type(count) is not int:
-        raise ApiError(400, "The number of dice is a whole number.")
+        raise ApiError(400, msg("The number of dice is a whole number."))
     return jsonify(rig.start_calibration(DiceSet(tuple(faces), count)))
 
 
@@ -277,9 +301,9 @@ def confirm_calibration() -> Any:
     data = body()
     faces, number = data.get("faces"), data.get("reading")
     if not isinstance(faces, list) or not faces or not all(type(f) in (int, str) for f in faces):
-        raise ApiError(400, 'List one face for each die read, in the reading\'s order, e.g. "faces": [3, 1, 6].')
+        raise ApiError(400, msg('List one face for each die read, in the reading\'s order, e.g. "faces": [3, 1, 6].'))
     if number is not None and type(number) is not int:
-        raise ApiError(400, "The reading is named by its number.")
+        raise ApiError(400, msg("The reading is named by its number."))
     learnt = rig.confirm_calibration(faces, number)
     return jsonify(learnt=learnt, calibration=rig.calibration_status())
 
@@ -305,7 +329,7 @@ def forget_dice() -> Any:
 def camera_frame() -> Any:
     jpeg = devices().frame_jpeg()
     if jpeg is None:
-        raise ApiError(404, "The camera has not produced a frame yet.")
+        raise ApiError(404, msg("The camera has not produced a frame yet."))
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -316,6 +340,7 @@ def events() -> Any:
         stream = hub.stream(table().view(), request.headers.get("Last-Event-ID"))
     except TooManyStreams as exc:
         return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
+    stream = localized_frames(stream, request_language(), ctx()["frames"])  # this page's language
     return Response(
         stream_with_context(stream),
         mimetype="text/event-stream",
