@@ -175,7 +175,8 @@ def game_history(game_id: int) -> Any:
     entries = list(table().journal.entries(game_id))
     if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
         # secret choices made so far would show in the story: it stops before the first of them
-        entries = _before_secret(entries, table().timeline.steps if table().timeline else [])
+        timeline = table().timeline
+        entries = _before_secret(entries, timeline.steps if timeline is not None else [])
     return jsonify(story(row, entries))
 
 

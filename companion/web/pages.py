@@ -22,12 +22,15 @@ def health() -> Any:
 @pages.get("/manifest.webmanifest")
 def manifest() -> Any:
     """Lets a tablet install the scoreboard to its home screen and open it full screen."""
-    icon = lambda size: {  # noqa: E731
-        "src": url_for("static", filename=f"icons/icon-{size}.png"),
-        "sizes": f"{size}x{size}",
-        "type": "image/png",
-        "purpose": "any maskable",
-    }
+
+    def icon(size: int) -> dict[str, str]:
+        return {
+            "src": url_for("static", filename=f"icons/icon-{size}.png"),
+            "sizes": f"{size}x{size}",
+            "type": "image/png",
+            "purpose": "any",
+        }
+
     body = {
         "name": "Vegas Table Companion",
         "short_name": "Table",
