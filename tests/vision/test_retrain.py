@@ -15,10 +15,10 @@ import pytest
 
 from companion.vision.classifier import DEFAULT_MODEL, FaceClassifier
 from companion.vision.crops import patch
-from companion.vision.profile import Profile
+from companion.vision.profile_adapt import Profile
 from companion.vision.reader import DiceReader, default_reader
 from companion.vision.render import RenderDie, render_dice
-from companion.vision.table_model import TableModel
+from companion.vision.retrain_job import TableModel
 
 
 def odd_dice_profile(frames: int, seed0: int = 0) -> Profile:
@@ -37,7 +37,7 @@ def odd_dice_profile(frames: int, seed0: int = 0) -> Profile:
 
 def test_deeper_retraining_fits_the_tables_dice_and_keeps_the_offsets(tmp_path):
     torch = pytest.importorskip("torch")
-    from companion.vision import retrain
+    from companion.vision import retrain_network as retrain
 
     torch.manual_seed(0)
     profile = odd_dice_profile(8)
@@ -63,7 +63,7 @@ def test_deeper_retraining_fits_the_tables_dice_and_keeps_the_offsets(tmp_path):
 
 def test_the_check_keeps_the_shipped_network_unless_the_newest_dice_read_better(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from companion.vision import retrain
+    from companion.vision import retrain_network as retrain
 
     small = odd_dice_profile(2)
     verdict = retrain.retrain(small, tmp_path / "t.onnx", steps=10)
@@ -162,7 +162,7 @@ def test_a_declined_or_forgotten_retraining_leaves_no_model(tmp_path):
 
 
 def test_the_daemon_never_loads_torch():
-    code = ("import sys, companion.daemon, companion.rig, companion.vision.table_model, companion.vision.reader;"
+    code = ("import sys, companion.daemon, companion.rig, companion.vision.retrain_job, companion.vision.reader;"
             "sys.exit('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
