@@ -459,7 +459,7 @@ class Rig:
 
         # [camera] retrain = true lets the table retrain the network on its dice (needs the 'train' extra).
         # Off by default: on dice it never saw the table's model reads more of them right but answers more
-        # of them wrongly with confidence (docs/vision.md, sixteenth round).
+        # of them wrongly with confidence (docs/log/vision-rounds.md, sixteenth round).
         enabled = None if bool(self.config.camera.get("retrain", False)) else False
         return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled, on_change=self._calibration_changed)
 

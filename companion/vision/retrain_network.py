@@ -3,7 +3,7 @@
 A profile retrains only the classifier's last layer (``profile_adapt.Profile.adapt``). For dice the network
 never saw, that layer cannot separate faces its features do not tell apart: on such dice it stops
 near 85%, while the same network retrained from its second convolution on, on a few hundred
-confirmed dice of the set, reads far more of them (docs/vision.md, "How deep a profile must reach").
+confirmed dice of the set, reads far more of them (docs/log/vision-rounds.md, eleventh and sixteenth rounds).
 On the few dozen dice of a short calibration the deeper retraining only overfits. So it is tried only
 once the profile holds ``MIN_FACES`` confirmed faces, and kept only when it earns its place on the
 table's own dice: fitted on the older part of the profile, it must read the newest part better than
