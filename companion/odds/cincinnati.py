@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import factorial
 from typing import Any
 
@@ -22,7 +22,7 @@ CATEGORIES = tuple(c.name.lower() for c in sorted(Category, reverse=True))  # fi
 Multiset = tuple[int, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def rethrows(n: int) -> tuple[tuple[Multiset, float], ...]:
     """Every multiset of ``n`` fair dice with its probability."""
     out = []
@@ -34,13 +34,21 @@ def rethrows(n: int) -> tuple[tuple[Multiset, float], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def category_counts() -> dict[str, int]:
     """How many of the 7,776 ordered throws of five dice fall in each category."""
     counts = dict.fromkeys(CATEGORIES, 0)
     for combo, p in rethrows(DICE):
         counts[hand(combo).category.name.lower()] += round(p * 6**DICE)
     return counts
+
+
+@cache
+def _ranked(dice: Multiset) -> tuple[str, tuple[int, ...], dict[str, tuple[int, ...] | None]]:
+    """A sorted hand's category, ranking key and, per table, its key there (None: not met)."""
+    h = hand(dice)
+    at = {t: (table_key(t, dice) if meets(t, dice) else None) for t in "ABC"}
+    return h.category.name.lower(), (int(h.category), *h.detail), at
 
 
 @lru_cache(maxsize=4096)
@@ -51,24 +59,20 @@ def keep_odds(kept: Multiset, table: str | None, best: tuple[int, ...] | None, d
     cats = dict.fromkeys(CATEGORIES, 0.0)
     meet = beat = tie = 0.0
     for rest, p in rethrows(DICE - len(kept)):
-        dice = tuple(sorted(kept + rest))
-        h = hand(dice)
-        cats[h.category.name.lower()] += p
-        if duel:
-            key: tuple[int, ...] = (int(h.category), *h.detail)
-            beat += p if best is None or key > best else 0.0
-            tie += p if best is not None and key == best else 0.0
-        elif table is not None and meets(table, dice):
-            meet += p
-            key = table_key(table, dice)
-            beat += p if best is None or key > best else 0.0
-            tie += p if best is not None and key == best else 0.0
-    return {"categories": cats, "meets": meet, "beat": beat, "tie": tie}
+        category, rank, at = _ranked(tuple(sorted(kept + rest)))
+        cats[category] += p
+        key = rank if duel else (at[table] if table is not None else None)
+        if key is None:
+            continue
+        meet += p
+        beat += p if best is None or key > best else 0.0
+        tie += p if best is not None and key == best else 0.0
+    return {"categories": cats, "meets": 1.0 if duel else meet, "beat": beat, "tie": tie}
 
 
 def keeps_of(dice: Multiset) -> list[Multiset]:
     """Every distinct choice of dice to leave standing (0-4 of them), most kept first."""
-    out = set()
+    out: set[Multiset] = set()
     for k in range(DICE):
         out.update(tuple(sorted(c)) for c in itertools.combinations(dice, k))
     return sorted(out, key=lambda m: (-len(m), [-f for f in sorted(m, reverse=True)]))

@@ -19,7 +19,7 @@ that turn is then a lookup.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import factorial
 from typing import Any
 
@@ -74,7 +74,7 @@ def chance_weights() -> np.ndarray:
     return w
 
 
-@lru_cache(maxsize=None)
+@cache
 def _outcomes(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
     """Every roll of ``n`` dice as counts over ``m`` free faces (columns) plus one kept class, and its
     probability: multinomial, each free face 1/6, the kept class (6 - m)/6."""

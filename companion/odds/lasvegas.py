@@ -16,7 +16,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -94,7 +94,9 @@ class Round:
 def choose(r: Round, seat: int, own: dict[int, int], white: dict[int, int]) -> int:
     """The greedy face for a roll with ``own``/``white`` dice per face."""
     faces = sorted(set(own) | set(white))
-    return max(faces, key=lambda f: (r.gain(seat, f, own.get(f, 0), white.get(f, 0)), own.get(f, 0) + white.get(f, 0), -f))
+    return max(
+        faces, key=lambda f: (r.gain(seat, f, own.get(f, 0), white.get(f, 0)), own.get(f, 0) + white.get(f, 0), -f)
+    )
 
 
 def _roll(n: int, rng: random.Random) -> dict[int, int]:
@@ -115,7 +117,7 @@ def rollout(r: Round, seat: int | None, rng: random.Random) -> Round:
     return r
 
 
-@lru_cache(maxsize=None)
+@cache
 def _multisets(n: int) -> tuple[tuple[dict[int, int], float], ...]:
     out = []
     for combo in combinations_with_replacement(range(1, 7), n):

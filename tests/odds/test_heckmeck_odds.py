@@ -139,10 +139,7 @@ def test_every_keep_matches_brute_force(state: HeckmeckState, seed: int) -> None
     assert faces == rules.takeable(new)
     for keep in report["keeps"]:
         after, events = rules.apply(new, Take(keep["face"]))
-        if after.turn != new.turn:
-            expected = worm_score(new)(events)
-        else:
-            expected = brute(after, worm_score(new))[0]
+        expected = worm_score(new)(events) if after.turn != new.turn else brute(after, worm_score(new))[0]
         assert keep["worms"] == pytest.approx(expected, abs=1e-9)
         assert sum(e["p"] for e in keep["endings"]) == pytest.approx(1.0)
         assert keep["p_tile"] <= keep["p_tile_max"] + 1e-9
@@ -173,7 +170,9 @@ def test_a_steal_is_an_ending_with_its_victim() -> None:
     report = odds.odds(state)
     steals = [e for e in report["reroll"]["endings"] if e["victim"] == 1]
     assert steals and all(e["tile"] == 33 for e in steals)
-    assert report["reroll"]["p_tile"] == pytest.approx(1 - [e for e in report["reroll"]["endings"] if e["tile"] is None][0]["p"])
+    assert report["reroll"]["p_tile"] == pytest.approx(
+        1 - [e for e in report["reroll"]["endings"] if e["tile"] is None][0]["p"]
+    )
 
 
 def test_odds_follow_a_whole_simulated_game() -> None:
@@ -184,7 +183,10 @@ def test_odds_follow_a_whole_simulated_game() -> None:
         report = odds.odds(state)
         seen[state.phase] += 1
         if state.phase == "roll" and not state.kept:
-            assert len(report["reach"]) == 16 and 0 <= report["start"]["p_tile"] <= report["start"]["p_tile_max"] + 1e-12 <= 1 + 1e-12
+            assert (
+                len(report["reach"]) == 16
+                and 0 <= report["start"]["p_tile"] <= report["start"]["p_tile_max"] + 1e-12 <= 1 + 1e-12
+            )
         if state.phase == "take":
             assert [k["face"] for k in report["keeps"]] == rules.takeable(state)
         if state.phase == "decide":

@@ -37,7 +37,9 @@ def small_state(seed: int) -> LasVegasState:
     rng = random.Random(seed)
     casinos = []
     for i in range(1, 7):
-        notes = tuple(sorted(rng.sample([90_000, 60_000, 50_000, 30_000, 20_000, 10_000], rng.randint(1, 3)), reverse=True))
+        notes = tuple(
+            sorted(rng.sample([90_000, 60_000, 50_000, 30_000, 20_000, 10_000], rng.randint(1, 3)), reverse=True)
+        )
         casinos.append(Casino(i, notes, (rng.randint(0, 2), rng.randint(0, 2)), 0))
     roll = tuple(Die(rng.randint(1, 6), "red") for _ in range(2))
     return LasVegasState(
@@ -72,7 +74,15 @@ def test_error_bars_hold_the_enumerated_value() -> None:
             after = base.copy()
             after.place(0, choice["face"], choice["own"], choice["white"])
             exact = odds.exact_expected(after, after.next_seat(0), 0)
-            est = odds.estimate_from(after, after.next_seat(0), 0, random.Random(seed * 7 + 1), clock=time.perf_counter, budget_s=0.0, min_rollouts=400)
+            est = odds.estimate_from(
+                after,
+                after.next_seat(0),
+                0,
+                random.Random(seed * 7 + 1),
+                clock=time.perf_counter,
+                budget_s=0.0,
+                min_rollouts=400,
+            )
             total += 1
             held += abs(est.mean - exact) <= est.half_width or est.stderr == 0 and est.mean == exact
     assert total >= 12
