@@ -36,6 +36,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
 }
 """The marker functions ``pybabel extract`` looks for: engines use ``msg``/``nmsg``, pages ``_``/``ngettext``."""
 METHODS = [
+    ("web/static/vendor/**", "ignore"),
     ("companion/**.py", "python"),
     ("web/templates/**.html", "jinja2"),
     ("web/static/**.js", "javascript"),

@@ -35,7 +35,7 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices}
     app.register_blueprint(api)
     app.register_blueprint(pages)
-    install_language(app)
+    install_language(app)  # templates' _() and ngettext() in each page's language (companion/web/language.py)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
@@ -44,3 +44,4 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
         return response
 
     return app
+
