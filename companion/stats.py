@@ -1,12 +1,12 @@
 """End-of-game statistics: the story of a game told from its replay and the journal's timestamps.
 
-Everything comes from the effective steps of a :class:`~companion.record.Timeline` (undone inputs do
-not count): the states give the scores after every input, the events give the dice each player threw,
-and each journal entry's ``at`` gives the time. The result is plain JSON (numbers, seats, ids); the
-page words it.
+Everything comes from the effective steps of a game's timeline (``companion.record.Timeline``;
+undone inputs do not count): the states give the scores after every input, the events give the dice
+each player threw, and each journal entry's ``at`` gives the time. The result is plain JSON (numbers,
+seats, ids); the page words it.
 
-Dice luck compares each player's faces with fair dice: a chi-square test over the six faces (p-value
-from ``scipy.stats.chi2``, 5 degrees of freedom) says how unusual the spread is; the mean face's
+Dice luck compares each player's faces with fair dice: a chi-square test over the six faces (5
+degrees of freedom) says how unusual the spread is; the mean face's
 distance from the fair mean in standard errors (``z``) says whether it ran high or low, and the
 "luckiest roller" is the player whose faces ran highest (Heckmeck counts a worm as 5). The p-value is
 the chi-square distribution's closed form for whole degrees of freedom (Abramowitz & Stegun 26.4.4
@@ -23,7 +23,6 @@ from datetime import datetime
 from typing import Any
 
 from companion.games.base import Die, Event
-from companion.record import Timeline
 
 HECKMECK_FACES: tuple[Any, ...] = (1, 2, 3, 4, 5, "worm")
 PLAIN_FACES: tuple[Any, ...] = (1, 2, 3, 4, 5, 6)
@@ -153,7 +152,7 @@ def _actor(rules: Any, state: Any) -> int | None:
 # --- the whole story ---------------------------------------------------------------------------
 
 
-def game_stats(timeline: Timeline) -> dict[str, Any]:
+def game_stats(timeline: Any) -> dict[str, Any]:
     """Scores over the game, dice luck, the biggest swing, time per turn and per player, and the
     game's own figures (Heckmeck failed turns, Las Vegas money per casino)."""
     rules, header = timeline.rules, timeline.header
