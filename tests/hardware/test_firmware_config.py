@@ -80,7 +80,10 @@ def test_unit_has_the_settings_the_issue_asks_for() -> None:
 
 
 # --- the scripts -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("script", [INSTALL, KIOSK], ids=lambda p: p.name)
+SCRIPTS = [INSTALL, KIOSK, *sorted((FIRMWARE.parent / "scripts").iterdir()), FIRMWARE.parent / ".ci/run"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_shellcheck_is_clean(script: Path) -> None:
     if shutil.which("shellcheck") is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
