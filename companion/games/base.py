@@ -39,7 +39,8 @@ class RuleViolation(ValueError):
     It carries a :class:`Msg` (``.msg``) so the page can say it in its own language; ``str()`` is English.
     """
 
-    def __init__(self, message: Msg) -> None:
+    def __init__(self, message: Msg | str) -> None:
+        # a plain str is shown as it is (in English): code outside the engines may still raise one
         self.msg = message if isinstance(message, Msg) else raw(message)
         super().__init__(english(self.msg))
 

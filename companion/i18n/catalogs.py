@@ -63,7 +63,12 @@ class Language:
     catalog: Catalog
 
     def gettext(self, text: str) -> str:
-        return self.translations.gettext(text)
+        found = self.translations.gettext(text)
+        if found == text:
+            # the same words may be a plural entry elsewhere (a page's ngettext("worm", "worms")):
+            # gettext keys that entry by its forms, so look up its singular form
+            found = self.translations.ngettext(text, text, 1)
+        return found
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)
