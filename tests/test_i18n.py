@@ -166,3 +166,38 @@ def test_the_pseudo_locale_is_longer_and_keeps_placeholders() -> None:
 
 def test_a_language_is_loaded_once() -> None:
     assert language("it") is language("it")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_message_is_translated_with_every_plural_form_and_the_same_parameters(lang: str) -> None:
+    catalog = read_catalog(lang)
+    problems = []
+    for msgid, plural, forms in entries(catalog):
+        want = placeholders(msgid) | (placeholders(plural) if plural else set())
+        if plural is not None and len(forms) != catalog.num_plurals:
+            problems.append((msgid, f"{len(forms)} forms, not {catalog.num_plurals}"))
+        for form in forms:
+            if not form.strip():
+                problems.append((msgid, "untranslated"))
+            elif placeholders(form) - want or (want - {"n"}) - placeholders(form):
+                problems.append((msgid, form))  # a form may leave the count out ("the last die"), nothing else
+    assert not problems, f"{lang}: {problems[:5]}"
+
+
+def test_russian_has_three_plural_forms_and_italian_and_german_two() -> None:
+    worms = nmsg("{n} worm", "{n} worms", 1)
+    assert [render(nmsg("{n} worm", "{n} worms", n), "ru") for n in (1, 2, 5, 21, 11)] == [
+        "1 червяк",
+        "2 червяка",
+        "5 червяков",
+        "21 червяк",
+        "11 червяков",
+    ]
+    assert [render(nmsg("{n} worm", "{n} worms", n), "it") for n in (1, 2)] == ["1 verme", "2 vermi"]
+    assert [render(nmsg("{n} worm", "{n} worms", n), "de") for n in (1, 2)] == ["1 Wurm", "2 Würmer"]
+    assert render(worms, "en") == "1 worm"
+
+
+def test_lords_of_vegas_money_is_in_millions_in_every_language() -> None:
+    money = msg("${amount}M", amount=12)
+    assert [render(money, lang) for lang in ("en", "it", "ru", "de")] == ["$12M", "$12M", "$12 млн", "$12 Mio."]

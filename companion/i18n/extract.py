@@ -10,6 +10,7 @@ longer used are dropped, and the English catalogue is filled with the ids themse
 from __future__ import annotations
 
 import argparse
+import copy
 import sys
 from pathlib import Path
 
@@ -38,7 +39,7 @@ def updated(lang: str, template: Catalog) -> Catalog:
     """The language's catalogue with exactly the template's ids (translations kept where they exist)."""
     path = po_path(lang)
     catalog = read_catalog(lang) if path.exists() else Catalog(locale=lang, domain=DOMAIN)
-    catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+    catalog.update(copy.deepcopy(template), no_fuzzy_matching=True, update_header_comment=False)
     catalog.obsolete.clear()
     catalog.fuzzy = False  # a fuzzy header would be skipped when compiled, and with it the plural rule
     catalog.project = "Vegas Table Companion"

@@ -26,7 +26,7 @@
     status = s || {};
     const button = $("btn-teach");
     button.hidden = !status.has_camera;
-    button.textContent = status.active ? "Teaching the dice…" : "Teach the dice";
+    button.textContent = status.active ? _("Teaching the dice…") : _("Teach the dice");
     button.classList.toggle("primary", !!status.active);
     if ($("dlg-teach").open) draw();
   }
@@ -37,11 +37,11 @@
     $("teach-run").hidden = !active;
     $("teach-done").hidden = !active;
     const own = status.own_model || {};
-    const network = own.retraining ? " It is retraining its network on them now."
-      : (own.own_model ? " Its network is retrained on them." : "");
+    const network = own.retraining ? " " + _("It is retraining its network on them now.")
+      : (own.own_model ? " " + _("Its network is retrained on them.") : "");
     $("teach-learnt").textContent = (status.learnt
-      ? `The reader keeps ${status.learnt} pictures of this table's dice.`
-      : (status.saved ? "The reader has learnt this table's dice." : "The reader has not learnt this table's dice yet."))
+      ? ngettext("The reader keeps {n} picture of this table's dice.", "The reader keeps {n} pictures of this table's dice.", status.learnt)
+      : (status.saved ? _("The reader has learnt this table's dice.") : _("The reader has not learnt this table's dice yet.")))
       + network;
     $("teach-forget").disabled = !status.saved && !status.learnt;
     if (!active) return;
@@ -63,8 +63,8 @@
     const url = reading ? `/api/camera/frame.jpg?reading=${reading.number}` : "";
     if (reading && photo.dataset.src !== url) { photo.src = url; photo.dataset.src = url; }
     $("teach-note").textContent = !reading
-      ? (status.can_roll ? "Press Roll to throw the simulated dice." : "Roll the whole set into the tray.")
-      : (reading.note || "Tap a die that was read wrong, then its face. Then confirm.");
+      ? (status.can_roll ? _("Press Roll to throw the simulated dice.") : _("Roll the whole set into the tray."))
+      : (reading.note || _("Tap a die that was read wrong, then its face. Then confirm."));
     $("teach-dice").replaceChildren(...(reading ? reading.dice : []).map((d, i) => dieButton(d, i, reading, url)));
     $("teach-faces").replaceChildren(...(reading ? status.faces : []).map((f) => {
       const b = window.h("button", "face");
@@ -86,7 +86,7 @@
     b.type = "button";
     b.dataset.index = i;
     b.dataset.face = faces[i];
-    b.title = `read as ${d.value} (${Math.round(100 * d.confidence)}% sure)`;
+    b.title = _("read as {value} ({percent}% sure)", { value: d.value, percent: Math.round(100 * d.confidence) });
     const [x0, y0, x1, y1] = d.box;
     const [w, h] = reading.size;
     const scale = CROP / Math.max(x1 - x0, y1 - y0, 1);
@@ -103,8 +103,8 @@
 
   function drawProgress() {
     const s = status;
-    const rolls = `${s.rolls} ${s.rolls === 1 ? "roll" : "rolls"}`;
-    $("teach-progress").textContent = `${rolls} · ${s.dice} dice learnt`;
+    const rolls = ngettext("{n} roll", "{n} rolls", s.rolls);
+    $("teach-progress").textContent = rolls + " · " + ngettext("{n} die learnt", "{n} dice learnt", s.dice);
     $("teach-seen").replaceChildren(...s.faces.map((f) => {
       const seen = s.seen[String(f)] || 0;
       const chip = window.h("span", "teach-seen-face" + (seen >= s.suggested_per_face ? " enough" : ""));
@@ -113,8 +113,8 @@
       return chip;
     }));
     $("teach-hint").textContent = s.enough
-      ? "Every face has been seen a few times: the reader knows these dice. Press Done."
-      : `Roll the whole set and confirm each reading, about ${s.suggested_rolls} times, until every face has been seen ${s.suggested_per_face} times.`;
+      ? _("Every face has been seen a few times: the reader knows these dice. Press Done.")
+      : _("Roll the whole set and confirm each reading, about {rolls} times, until every face has been seen {times} times.", { rolls: s.suggested_rolls, times: s.suggested_per_face });
   }
 
   function open() {
@@ -138,7 +138,7 @@
       if (await send("/api/calibration", null, "DELETE")) $("dlg-teach").close();
     };
     $("teach-forget").onclick = () => {
-      if (!window.confirm("Forget everything the reader learnt of this table's dice?\nDo this when a new set of dice comes to the table.")) return;
+      if (!window.confirm(_("Forget everything the reader learnt of this table's dice?\nDo this when a new set of dice comes to the table."))) return;
       send("/api/profile", null, "DELETE");
     };
   });

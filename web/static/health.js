@@ -2,8 +2,8 @@
 "use strict";
 function show(key, v) {
   if (v === null || v === undefined) return "—";
-  if (Array.isArray(v)) return v.length ? v.join("; ") : "none";
-  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return v.length ? v.join("; ") : _("none");
+  if (typeof v === "boolean") return v ? _("yes") : _("no");
   if (key.endsWith("_bytes")) {
     const units = ["B", "kB", "MB", "GB", "TB"];
     let n = v, i = 0;
@@ -17,8 +17,9 @@ function show(key, v) {
   if (key.endsWith("_c")) return `${v.toFixed(1)} °C`;
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
-const LABELS = { cpu_temperature_c: "CPU temperature", memory_rss_bytes: "memory (resident)", disk_free_bytes: "disk free",
-  journal_bytes: "journal size", system_uptime_s: "Pi up for", process_uptime_s: "companion up for" };
+const LABELS = { cpu_temperature_c: _("CPU temperature"), memory_rss_bytes: _("memory (resident)"), disk_free_bytes: _("disk free"),
+  journal_bytes: _("journal size"), system_uptime_s: _("Pi up for"), process_uptime_s: _("companion up for"),
+  camera: _("camera"), buttons: _("buttons"), leds: _("lights") };
 function rows(el, obj) {
   el.replaceChildren(...Object.entries(obj || {}).map(([k, v]) => {
     const tr = document.createElement("tr");
@@ -38,7 +39,7 @@ async function refresh() {
     const img = document.getElementById("frame");
     const next = new Image();
     next.onload = () => { img.src = next.src; img.hidden = false; document.getElementById("frame-note").textContent = ""; };
-    next.onerror = () => { document.getElementById("frame-note").textContent = "No frame from the camera yet."; };
+    next.onerror = () => { document.getElementById("frame-note").textContent = _("No frame from the camera yet."); };
     next.src = `/api/camera/frame.jpg?t=${Date.now()}`;
   } catch (e) { /* the daemon is restarting: try again on the next tick */ }
 }

@@ -1,0 +1,84 @@
+"""Each tablet its own language: chosen per request, rendered on the way out, the stream per page."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.config import Config, ConfigError, check
+from companion.session import Table
+from companion.web import create_app
+from companion.web.language import FrameCache
+
+AUTH = {"X-Table-Pin": "4321", "X-Device": "t1"}
+
+
+@pytest.fixture
+def client(table: Table, config: Config) -> FlaskClient:
+    client = create_app(table, config=config).test_client()
+    res = client.post("/api/games", json={"game": "heckmeck", "players": ["Ann", "Bob"]}, headers=AUTH)
+    assert res.status_code == 201
+    return client
+
+
+def prompt(client: FlaskClient, **kwargs: object) -> str:
+    res = client.get("/api/state", **kwargs)  # type: ignore[arg-type]
+    assert res.status_code == 200
+    value = res.get_json()["game"]["awaiting"]["prompt"]
+    assert isinstance(value, str)  # rendered: the page never sees a message id
+    return value
+
+
+def test_the_language_comes_from_the_switch_then_the_browser_then_the_table(client: FlaskClient) -> None:
+    english = prompt(client)
+    assert english == "Ann: roll 8 dice."
+    assert prompt(client, headers={"Accept-Language": "it-IT,it;q=0.9,en;q=0.5"}) != english
+    client.set_cookie("lang", "ru")
+    russian = prompt(client, headers={"Accept-Language": "it-IT"})  # the switch beats the browser
+    assert russian == prompt(client, query_string={"lang": "ru"}) != english
+    assert prompt(client, query_string={"lang": "de"}) not in (english, russian)  # ?lang= beats both
+    client.delete_cookie("lang")
+    assert prompt(client, headers={"Accept-Language": "fr-FR"}) == english  # none we have: the table's
+
+
+def test_the_table_default_is_set_in_the_config(table: Table, config: Config) -> None:
+    italian = dataclasses.replace(config, server=dataclasses.replace(config.server, language="it"))
+    client = create_app(table, config=italian).test_client()
+    client.post("/api/games", json={"game": "heckmeck", "players": ["Ann", "Bob"]}, headers=AUTH)
+    assert prompt(client, headers={"Accept-Language": "fr"}) == prompt(client, query_string={"lang": "it"})
+    with pytest.raises(ConfigError, match="language"):
+        check(dataclasses.replace(config, server=dataclasses.replace(config.server, language="xx")))
+
+
+def test_refusals_are_in_the_page_s_language(client: FlaskClient) -> None:
+    bad = {"action": {"type": "roll", "dice": [1, 2]}}
+    english = client.post("/api/input", json=bad, headers=AUTH).get_json()["error"]
+    russian = client.post("/api/input", json=bad, headers={**AUTH, "Cookie": "lang=ru"}).get_json()["error"]
+    assert english.startswith("Expected 8 dice") and isinstance(russian, str)
+    assert client.post("/api/input", json=bad, headers=AUTH).headers["Content-Language"] == "en"
+
+
+def test_the_page_bundle_carries_the_catalogue_and_the_plural_rule(client: FlaskClient) -> None:
+    res = client.get("/api/i18n/ru.js")
+    assert res.status_code == 200 and res.mimetype == "text/javascript"
+    text = res.get_data(as_text=True)
+    data = json.loads(text.split("window.I18N = ", 1)[1].split(";\n", 1)[0])
+    assert data["lang"] == "ru" and set(data["languages"]) == {"en", "it", "ru", "de"}
+    assert "n%10==1 && n%100!=11" in text  # Russian's three forms, from the catalogue's header
+    assert "return Number((n != 1))" in client.get("/api/i18n/de.js").get_data(as_text=True)
+    assert client.get("/api/i18n/xx.js").get_data(as_text=True).count('"lang": "en"') == 1
+
+
+def test_a_stream_frame_is_rendered_once_per_language() -> None:
+    cache = FrameCache()
+    data = {"version": 3, "prompt": {"msg": "{player}: roll {n} die.", "params": {"player": "Ann", "n": 8},
+                                     "plural": "{player}: roll {n} dice."}}
+    frame = f"id: 3\nevent: view\ndata: {json.dumps(data)}\n\n"
+    english = cache.frame(frame, "en")
+    assert '"prompt":"Ann: roll 8 dice."' in english and english.endswith("\n\n")
+    assert cache.frame(frame, "en") is english  # cached by version and language
+    assert cache.frame(frame, "it") != english
+    assert cache.frame(": keepalive\n\n", "ru") == ": keepalive\n\n"
