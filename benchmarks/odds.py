@@ -46,16 +46,28 @@ def bench_heckmeck() -> None:
     def clear() -> None:
         heckmeck.solver.cache_clear()
 
-    emit("heckmeck-turn-table", what="start of a turn, full grill: expected-worms DP + chance DP (cold)",
-         **timed(lambda: heckmeck.odds(start), before=clear))
+    emit(
+        "heckmeck-turn-table",
+        what="start of a turn, full grill: expected-worms DP + chance DP (cold)",
+        **timed(lambda: heckmeck.odds(start), before=clear),
+    )
     rolled, _ = rules.apply(start, Roll(tuple(Die(f) for f in ("worm", "worm", 4, 4, 4, 1, 2, 3))))
     heckmeck.odds(rolled)
-    emit("heckmeck-after-roll", what="every keep after a roll, the turn's table built (warm)",
-         **timed(lambda: heckmeck.odds(rolled), runs=200))
-    emit("heckmeck-after-roll-cold", what="every keep after a roll, nothing built yet",
-         **timed(lambda: heckmeck.odds(rolled), before=clear))
-    emit("heckmeck-reach-table", what="the 16 reach-at-least chances, computed (shipped written out)",
-         **timed(lambda: heckmeck.reach_table(), runs=3, before=heckmeck.reach_table.cache_clear))
+    emit(
+        "heckmeck-after-roll",
+        what="every keep after a roll, the turn's table built (warm)",
+        **timed(lambda: heckmeck.odds(rolled), runs=200),
+    )
+    emit(
+        "heckmeck-after-roll-cold",
+        what="every keep after a roll, nothing built yet",
+        **timed(lambda: heckmeck.odds(rolled), before=clear),
+    )
+    emit(
+        "heckmeck-reach-table",
+        what="the 16 reach-at-least chances, computed (shipped written out)",
+        **timed(lambda: heckmeck.reach_table(), runs=3, before=heckmeck.reach_table.cache_clear),
+    )
 
 
 def bench_cincinnati() -> None:
@@ -65,10 +77,16 @@ def bench_cincinnati() -> None:
         keep_odds.cache_clear()
         _ranked.cache_clear()
 
-    emit("cincinnati-all-keeps", what="31 keeps of 1 2 3 5 6 at table B, best shown: a small straight (cold)",
-         **timed(lambda: cincinnati._player_odds((1, 2, 3, 5, 6), "B", (3, 4, 1), False), before=clear))
-    emit("cincinnati-all-keeps-warm", what="the same, hands already ranked, keeps not cached",
-         **timed(lambda: cincinnati._player_odds((1, 2, 3, 5, 6), "B", (3, 4, 1), False), before=keep_odds.cache_clear))
+    emit(
+        "cincinnati-all-keeps",
+        what="31 keeps of 1 2 3 5 6 at table B, best shown: a small straight (cold)",
+        **timed(lambda: cincinnati._player_odds((1, 2, 3, 5, 6), "B", (3, 4, 1), False), before=clear),
+    )
+    emit(
+        "cincinnati-all-keeps-warm",
+        what="the same, hands already ranked, keeps not cached",
+        **timed(lambda: cincinnati._player_odds((1, 2, 3, 5, 6), "B", (3, 4, 1), False), before=keep_odds.cache_clear),
+    )
 
 
 def bench_lasvegas() -> None:
@@ -86,20 +104,40 @@ def bench_lasvegas() -> None:
         spent = time.perf_counter() - start
         rollouts = sum(c["expected"]["rollouts"] for c in report["choices"])
         widths = [round(c["expected"]["half_width"]) for c in report["choices"]]
-        emit("lasvegas-first-turn", what="4 players, first roll of a round (31 dice still to come)",
-             budget_s=budget, spent_ms=round(spent * 1000, 1), rollouts=rollouts,
-             rollouts_per_s=round(rollouts / spent), half_widths=widths)
+        emit(
+            "lasvegas-first-turn",
+            what="4 players, first roll of a round (31 dice still to come)",
+            budget_s=budget,
+            spent_ms=round(spent * 1000, 1),
+            rollouts=rollouts,
+            rollouts_per_s=round(rollouts / spent),
+            half_widths=widths,
+        )
 
 
 def bench_lordsofvegas() -> None:
-    emit("lordsofvegas-gamble", what="one gamble's odds", **timed(lambda: lordsofvegas.gamble_odds(5, 40, True), runs=200))
+    emit(
+        "lordsofvegas-gamble",
+        what="one gamble's odds",
+        **timed(lambda: lordsofvegas.gamble_odds(5, 40, True), runs=200),
+    )
     for owners in ((0, 1), (0, 0, 1), (0, 0, 1, 2), (0, 0, 1, 1)):
-        emit("lordsofvegas-reorganize-exact", owners=list(owners),
-             **timed(lambda o=owners: lordsofvegas.resolve((), o), runs=5, before=lordsofvegas.resolve.cache_clear))
+        emit(
+            "lordsofvegas-reorganize-exact",
+            owners=list(owners),
+            **timed(lambda o=owners: lordsofvegas.resolve((), o), runs=5, before=lordsofvegas.resolve.cache_clear),
+        )
     owners6 = (0, 0, 0, 1, 1, 2)
-    freq, err, _, runs = lordsofvegas.sample_reorganize(owners6, random.Random(1), clock=time.perf_counter, budget_s=0.1)
-    emit("lordsofvegas-reorganize-sampled", owners=list(owners6), budget_s=0.1, runs=runs,
-         half_width=round(1.96 * max(err.values()), 4))
+    freq, err, _, runs = lordsofvegas.sample_reorganize(
+        owners6, random.Random(1), clock=time.perf_counter, budget_s=0.1
+    )
+    emit(
+        "lordsofvegas-reorganize-sampled",
+        owners=list(owners6),
+        budget_s=0.1,
+        runs=runs,
+        half_width=round(1.96 * max(err.values()), 4),
+    )
 
 
 def bench_stats() -> None:
