@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Flask, jsonify
@@ -9,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.assets import asset_dir
 from companion.config import Config
+from companion.odds.service import TurnWarmer
 from companion.session import Table
 from companion.web.hub import Hub
 from companion.web.language import install as install_language
@@ -32,6 +34,7 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish)
+    table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices}
     app.register_blueprint(api)
     app.register_blueprint(pages)
