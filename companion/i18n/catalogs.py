@@ -33,6 +33,8 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "nmsg": (1, 2),
     "_": None,
     "ngettext": (1, 2),
+    "T": None,  # web/static/odds.js calls _() and ngettext() through these short aliases
+    "N": (1, 2),
 }
 """The marker functions ``pybabel extract`` looks for: engines use ``msg``/``nmsg``, pages ``_``/``ngettext``."""
 METHODS = [
@@ -42,6 +44,8 @@ METHODS = [
     ("web/static/**.js", "javascript"),
 ]
 """Where the words are: the same mapping as ``babel.cfg``."""
+OPTIONS = {"web/static/**.js": {"parse_template_string": "true"}}
+"""Scripts build text in template literals too: look for ``_()`` inside their ``${...}``."""
 
 
 def po_path(lang: str) -> Path:

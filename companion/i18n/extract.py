@@ -18,7 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
-from companion.i18n.catalogs import DEFAULT, DOMAIN, KEYWORDS, LANGUAGES, METHODS, po_path, read_catalog
+from companion.i18n.catalogs import DEFAULT, DOMAIN, KEYWORDS, LANGUAGES, METHODS, OPTIONS, po_path, read_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,12 @@ def extract(root: Path = ROOT) -> Catalog:
     """Every message id in the code (engines, session, templates, page scripts), as a template catalogue."""
     template = Catalog(domain=DOMAIN, project="Vegas Table Companion", fuzzy=False)
     for filename, lineno, message, comments, context in extract_from_dir(
-        str(root), method_map=METHODS, keywords=KEYWORDS, comment_tags=("i18n:",), strip_comment_tags=True
+        str(root),
+        method_map=METHODS,
+        options_map=OPTIONS,
+        keywords=KEYWORDS,
+        comment_tags=("i18n:",),
+        strip_comment_tags=True,
     ):
         if isinstance(message, tuple) and message[0] is None:
             continue  # a marker called with a variable, not a literal: nothing to translate
@@ -41,6 +46,10 @@ def updated(lang: str, template: Catalog) -> Catalog:
     catalog = read_catalog(lang) if path.exists() else Catalog(locale=lang, domain=DOMAIN)
     catalog.update(copy.deepcopy(template), no_fuzzy_matching=True, update_header_comment=False)
     catalog.obsolete.clear()
+    for message in catalog:
+        # Babel marks an entry fuzzy when an id turns from singular to plural (or back); gettext would then
+        # skip it. The forms are checked by tests/test_i18n.py instead.
+        message.flags.discard("fuzzy")
     catalog.fuzzy = False  # a fuzzy header would be skipped when compiled, and with it the plural rule
     catalog.project = "Vegas Table Companion"
     catalog.copyright_holder = "the Vegas Table Companion authors"

@@ -132,12 +132,22 @@ window.wormIcon = wormIcon;
 window.rerender = () => { if (view) render(view); };
 window.currentGame = () => view && view.game;
 
+
+// The device pill shows the rig's status words (data the page also tests, e.g. "simulated") in the
+// page's language; anything else (an error from the camera) is shown as it came.
+const DEVICE_WORDS = {
+  camera: _("camera"), buttons: _("buttons"), lights: _("lights"), simulated: _("simulated"),
+  gpio: "GPIO", absent: _("absent"), starting: _("starting"), ok: _("ok"), lost: _("lost"),
+  "none (manual entry)": _("none (manual entry)"), "off (safe mode)": _("off (safe mode)"), auto: _("auto"),
+};
+function deviceWord(word) { return DEVICE_WORDS[word] || word; }
+
 function render(v) {
   view = v;
   const g = v.game;
   for (const el of document.querySelectorAll("main button, main input, main select")) el.disabled = false;
   const devices = v.status.devices || {};
-  const parts = Object.entries(devices).map(([k, s]) => `${k}: ${s}`);
+  const parts = Object.entries(devices).map(([k, s]) => `${deviceWord(k)}: ${String(s).split(": ").map(deviceWord).join(": ")}`);
   $("devices").textContent = parts.join(" · ");
   $("devices").hidden = parts.length === 0;
   $("mock-panel").hidden = devices.buttons !== "simulated";

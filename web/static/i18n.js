@@ -25,6 +25,8 @@
     try { window.localStorage.setItem(COOKIE, lang); } catch (e) { /* private mode: the cookie still works */ }
     document.cookie = `${COOKIE}=${encodeURIComponent(lang)}; path=/; max-age=31536000; SameSite=Lax`;
   };
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  if (asked && asked === bundle.lang) remember(asked); // ?lang= works like the switch: API and stream follow
   let stored = null;
   try { stored = window.localStorage.getItem(COOKIE); } catch (e) { stored = null; }
   const cookie = (document.cookie.match(/(?:^|;\s*)lang=([^;]*)/) || [])[1];

@@ -8,6 +8,8 @@
   const $ = (id) => document.getElementById(id);
   const h = (...a) => window.h(...a);
   const T = (s, v) => (window._ ? window._(s, v) : String(s).replace(/\{(\w+)\}/g, (m, k) => (v && k in v ? v[k] : m)));
+  // the statistics' series names, said in the page's language (they arrive as data)
+  const SERIES = { worms: T("worms"), money: T("money"), points: T("points") };
   const N = (one, many, n, v) => (window.ngettext ? window.ngettext(one, many, n, v) : T(n === 1 ? one : many, { n, ...(v || {}) }));
   const store = window.localStorage;
 
@@ -309,7 +311,7 @@
     }
     box.append(table);
     const notes = [];
-    if (s.swing) notes.push(T("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: signed(s.swing.delta, 0), what: T(s.swing.series), step: s.swing.step }));
+    if (s.swing) notes.push(T("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: signed(s.swing.delta, 0), what: SERIES[s.swing.series] || s.swing.series, step: s.swing.step }));
     if (s.time.mean_turn_seconds !== null) notes.push(T("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
     if (s.money_per_casino) {
       const best = s.money_per_casino.map((row, seat) => {
