@@ -222,6 +222,12 @@ install_packages() {
 }
 
 create_user() {
+  local group
+  for group in gpio video; do  # Raspberry Pi OS has both; a bare Debian (or a chroot) may lack gpio
+    if ! getent group "$group" >/dev/null 2>&1; then
+      run groupadd --system "$group"
+    fi
+  done
   if id -u "$SERVICE_USER" >/dev/null 2>&1; then
     say "user $SERVICE_USER exists; making sure it is in gpio and video"
     run usermod -a -G gpio,video "$SERVICE_USER"

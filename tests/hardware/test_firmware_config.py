@@ -3,6 +3,7 @@ dry run against a fake root, the kiosk's health gate with stand-in curl and chro
 
 from __future__ import annotations
 
+import grp
 import os
 import shlex
 import shutil
@@ -167,6 +168,8 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
         assert line in out, line
     assert "setcap" not in out
     assert "apt has python3-picamera2 python3-lgpio" in out and "would stop" not in out
+    for group in ("gpio", "video"):  # made only where missing (a bare Debian has no gpio group)
+        assert (f"+ groupadd --system {group}" in out) == (group not in {g.gr_name for g in grp.getgrall()})
     assert "no login user to add" in out and "usermod -a -G companion" not in out  # no sudo, no --user
 
 
