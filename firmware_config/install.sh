@@ -329,7 +329,9 @@ set_hostname() {
       else
         run sed -i "1s/.*/$NEW_HOSTNAME/" "$ROOT/etc/hostname"
       fi
-      run sed -i "s/^127\\.0\\.1\\.1[[:space:]].*/127.0.1.1\\t$NEW_HOSTNAME/" "$ROOT/etc/hosts"
+      if exists /etc/hosts; then
+        run sed -i "s/^127\\.0\\.1\\.1[[:space:]].*/127.0.1.1\\t$NEW_HOSTNAME/" "$ROOT/etc/hosts"
+      fi
     fi
   fi
   if systemd_running; then

@@ -100,6 +100,7 @@ def fake_pi(tmp_path: Path) -> Path:
     (root / "boot/firmware").mkdir(parents=True)
     (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n')
     (root / "etc/hostname").write_text("raspberrypi\n")
+    (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n")
     (root / "boot/firmware/config.txt").write_text("[all]\ndtparam=audio=on\ncamera_auto_detect=1\n")
     return root
 
@@ -157,6 +158,7 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
         f"+ append to {root}/boot/firmware/config.txt:",
         "    camera_auto_detect=1",
         "+ hostnamectl set-hostname companion",
+        f"127.0.1.1\\tcompanion/' {root}/etc/hosts",
         "http://companion.local",
         f"+ install -D -m 0644 {FIRMWARE}/companion.service {root}/etc/systemd/system/companion.service",
         "+ systemctl daemon-reload\n+ systemctl enable companion.service\n+ systemctl restart companion.service",
