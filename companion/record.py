@@ -2,7 +2,9 @@
 
 Line 1 is the header (format, version, game, players, options); every further line is one journal
 entry: ``{"type": "input", "action": {...}}``, ``{"type": "undo"}`` or ``{"type": "redo"}``, each with
-optional ``device`` and ``at``. The journal exports exactly this, so a record is also a backup.
+optional ``device`` and ``at``. The journal exports exactly this, so a record is also a backup. An
+export of a finished game ends with one ``{"type": "summary", "stats": {...}}`` line: the end-of-game
+statistics, for readers of the file; replay and import skip it (they work the numbers out again).
 See docs/game-record.md.
 """
 
@@ -20,6 +22,7 @@ from companion.games.base import Event, Rules, RuleViolation
 FORMAT = "vegas-table-companion/record"
 VERSION = 1
 ENTRY_TYPES = ("input", "undo", "redo")
+SUMMARY = "summary"
 
 
 class RecordError(ValueError):
@@ -199,6 +202,8 @@ def replay_lines(lines: Iterable[str]) -> Timeline:
             except (ValueError, RuleViolation) as exc:
                 raise RecordError(number, str(exc)) from None
             continue
+        if is_summary(data):
+            continue
         try:
             timeline.feed(check_entry(data))
         except (ValueError, RuleViolation) as exc:
@@ -208,7 +213,23 @@ def replay_lines(lines: Iterable[str]) -> Timeline:
     return timeline
 
 
+def is_summary(data: Any) -> bool:
+    """A record's closing summary line (statistics only: nothing to replay)."""
+    return isinstance(data, dict) and data.get("type") == SUMMARY
+
+
+def summary_line(timeline: Timeline) -> str | None:
+    """The closing line of a finished game's export: its end-of-game statistics (None while it is on)."""
+    if timeline.rules.outcome(timeline.state) is None:
+        return None
+    from companion.stats import game_stats
+
+    return json.dumps({"type": SUMMARY, "stats": game_stats(timeline)}, separators=(",", ":"))
+
+
 def final_view(timeline: Timeline) -> dict[str, Any]:
+    from companion.stats import game_stats
+
     rules, state = timeline.rules, timeline.state
     outcome = rules.outcome(state)
     return {
@@ -221,6 +242,7 @@ def final_view(timeline: Timeline) -> dict[str, Any]:
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
         "state": rules.state_to_json(state),
         "scoreboard": rules.scoreboard(state),
+        "stats": game_stats(timeline),
     }
 
 

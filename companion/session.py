@@ -6,6 +6,7 @@ to the journal, and only then applied and announced. Undo and redo are journal e
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -14,12 +15,30 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import game_names, get_rules
-from companion.games.base import Awaiting, Event, RuleViolation
+from companion.games.base import Awaiting, Event, MalformedAction, RuleViolation
 from companion.journal import Journal
-from companion.record import Header, RecordError, Timeline, check_entry, describe, read_lines
+from companion.record import Header, RecordError, Timeline, check_entry, describe, is_summary, read_lines
 
 LOG_LENGTH = 40
 COMPANION_DEVICE = "companion:virtual-deck"
+ODDS_WHERE = ("all", "ask")
+"""Where the odds show when they are on: on every tablet, or only on a tablet where a player asks."""
+ODDS_OFF: dict[str, Any] = {"on": False, "where": "all"}
+
+
+def odds_settings(value: Any) -> dict[str, Any]:
+    """A game's odds switch from a request (``{"on": bool, "where": "all" | "ask"}``, both optional),
+    over the default (off, every tablet); RuleViolation for anything else."""
+    if value is None:
+        return dict(ODDS_OFF)
+    if not isinstance(value, Mapping) or set(value) - {"on", "where"}:
+        raise MalformedAction('The odds setting is {"on": true or false, "where": "all" or "ask"}.')
+    out = {**ODDS_OFF, **value}
+    if not isinstance(out["on"], bool):
+        raise MalformedAction("The odds are either on or off.")
+    if out["where"] not in ODDS_WHERE:
+        raise MalformedAction('The odds show on every tablet ("all") or where a player asks ("ask").')
+    return out
 
 
 def _by_companion(entry: Mapping[str, Any]) -> bool:
@@ -98,13 +117,21 @@ class Table:
 
     # --- games -------------------------------------------------------------------------------
     def new_game(
-        self, game: str, players: Iterable[str], options: Mapping[str, Any] | None = None, title: str = ""
+        self,
+        game: str,
+        players: Iterable[str],
+        options: Mapping[str, Any] | None = None,
+        title: str = "",
+        odds: Mapping[str, Any] | None = None,
     ) -> int:
+        """``odds``: the game's odds switch (off unless the table chose otherwise at setup)."""
         header = Header(game, tuple(players), dict(options or {}), title)
         rules = get_rules(game)
         timeline = Timeline(rules, header)  # raises RuleViolation for a bad setup, before any write
+        settings = odds_settings(odds)
         with self._lock:
             game_id = self.journal.create_game(header, self.clock())
+            self.journal.set_meta(f"odds:{game_id}", json.dumps(settings))
             self.journal.set_meta("current_game", str(game_id))
             self._install(game_id, timeline)
             self._changed()
@@ -123,6 +150,35 @@ class Table:
             self._install(game_id, timeline)
             self._changed()
             self._supply()
+
+    def odds_settings(self, game_id: int | None = None) -> dict[str, Any]:
+        """The odds switch of a game (the open one by default), as stored in the journal."""
+        game_id = self.game_id if game_id is None else game_id
+        stored = None if game_id is None else self.journal.get_meta(f"odds:{game_id}")
+        return odds_settings(json.loads(stored)) if stored else dict(ODDS_OFF)
+
+    def set_odds(self, change: Mapping[str, Any]) -> dict[str, Any]:
+        """Turn the open game's odds on or off, or change where they show (the table, with the PIN)."""
+        with self._lock:
+            if self.game_id is None:
+                raise NoGame("No game is open; start a new game first.")
+            settings = odds_settings({**self.odds_settings(), **change})
+            self.journal.set_meta(f"odds:{self.game_id}", json.dumps(settings))
+            self._changed()
+            return settings
+
+    def timeline_of(self, game_id: int) -> Timeline:
+        """A game's history: the open one as it is, another replayed from the journal."""
+        with self._lock:
+            if game_id == self.game_id and self.timeline is not None:
+                return self.timeline
+        row = self.journal.game(game_id)
+        if row is None:
+            raise RuleViolation(f"There is no game number {game_id}.")
+        timeline = Timeline(get_rules(row.game), row.header)
+        for entry in self.journal.entries(game_id):
+            timeline.feed(entry)
+        return timeline
 
     def _install(self, game_id: int, timeline: Timeline) -> None:
         self.status.pop("reopen", None)
@@ -144,6 +200,8 @@ class Table:
                     header = Header.from_json(data)
                     timeline = Timeline(get_rules(header.game), header)
                     continue
+                if is_summary(data):
+                    continue  # statistics written by an export: worked out again, never stored
                 assert timeline is not None
                 entry = check_entry(data)
                 timeline.feed(entry)
@@ -322,6 +380,7 @@ class Table:
                 "log": list(self.log),
                 "reading": self.controls.reading,
                 "reading_note": self.controls.reading_note,
+                "odds": self.odds_settings(),
             }
             return base
 

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.games.base import MalformedAction, RuleViolation
-from companion.record import RecordError
+from companion.record import RecordError, summary_line
 from companion.session import Table
 from companion.web.hub import Hub, TooManyStreams
 
@@ -132,7 +132,7 @@ def new_game() -> Any:
     if not isinstance(options, dict):
         raise ApiError(400, "Options must be a JSON object.")
     title = data.get("title", "")
-    game_id = table().new_game(game, players, options, title if isinstance(title, str) else "")
+    game_id = table().new_game(game, players, options, title if isinstance(title, str) else "", data.get("odds"))
     return jsonify(id=game_id), 201
 
 
@@ -154,13 +154,58 @@ def export_game(game_id: int) -> Any:
     if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
         # the record holds the choices made so far: it would give them away
         raise ApiError(409, "Export the game once every player has made their secret choice.")
-    text = "\n".join(table().journal.export_lines(game_id)) + "\n"
+    lines = list(table().journal.export_lines(game_id))
+    summary = summary_line(table().timeline_of(game_id))
+    text = "\n".join(lines + ([summary] if summary else [])) + "\n"
     name = f"{row.game}-{game_id}.jsonl"
     return Response(
         text,
         mimetype="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+@api.get("/games/<int:game_id>/stats")
+def game_stats(game_id: int) -> Any:
+    """The end-of-game statistics (only once the game is over: they would give away hidden money)."""
+    from companion.stats import game_stats as stats_of
+
+    if table().journal.game(game_id) is None:
+        raise ApiError(404, f"There is no game number {game_id}.")
+    timeline = table().timeline_of(game_id)
+    if timeline.rules.outcome(timeline.state) is None:
+        raise ApiError(409, "The statistics come at the end of the game.")
+    return jsonify(stats_of(timeline))
+
+
+@api.get("/odds")
+def odds() -> Any:
+    """The odds for the position on the table, when the table has switched them on for this game.
+    ``?stake=N``: the bet to price a Lords of Vegas gamble at (else the largest allowed)."""
+    import time
+
+    from companion.odds.service import table_odds
+
+    t = table()
+    with t._lock:
+        timeline, game_id = t.timeline, t.game_id
+        if timeline is None or game_id is None:
+            raise ApiError(409, "No game is open; start a new game first.")
+        settings = t.odds_settings()
+        state, steps, entries = timeline.state, len(timeline.steps), timeline.entries
+    if not settings["on"]:
+        raise ApiError(409, "The odds are off for this game; the table can switch them on with the PIN.")
+    stake = request.args.get("stake", type=int)
+    key = (game_id, steps, entries)
+    result = table_odds(timeline.header.game, state, seed=hash(key) & 0xFFFFFFFF, clock=time.perf_counter, stake=stake)
+    return jsonify(settings=settings, odds=result, inputs=steps)
+
+
+@api.put("/odds/settings")
+@needs_pin
+def set_odds() -> Any:
+    """Switch the open game's odds on or off, or say where they show: ``{"on": true, "where": "ask"}``."""
+    return jsonify(settings=table().set_odds(body()))
 
 
 @api.get("/games/<int:game_id>/history")
