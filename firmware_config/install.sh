@@ -370,10 +370,16 @@ install_kiosk() {
 
 uninstall() {
   say "stopping and removing the service"
-  maybe systemctl disable --now companion.service
+  if systemd_running; then
+    maybe systemctl disable --now companion.service
+  else
+    maybe systemctl disable companion.service
+  fi
   run rm -f "$ROOT$UNIT"
-  run systemctl daemon-reload
-  maybe systemctl reset-failed companion.service
+  if systemd_running; then
+    run systemctl daemon-reload
+    maybe systemctl reset-failed companion.service
+  fi
   say "removing $PREFIX, the companion command and the kiosk"
   run rm -rf "$ROOT$PREFIX"
   if [ -L "$ROOT$COMMAND_LINK" ] || [ "$DRY_RUN" -eq 1 ]; then

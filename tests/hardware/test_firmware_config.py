@@ -225,6 +225,10 @@ def test_without_systemd_running_the_service_starts_at_next_boot(tmp_path: Path)
     ran = "\n".join(commands(out))
     assert "daemon-reload" not in ran and "restart" not in ran and "--now" not in ran
     assert "hostnamectl" not in out and f"+ sed -i '1s/.*/companion/' {root}/etc/hostname" in out
+    gone = install("--dry-run", "--root", str(root), "--uninstall", INSTALL_SYSTEMD="absent").stdout
+    assert "+ systemctl disable companion.service" in gone
+    assert f"+ rm -f {root}/etc/systemd/system/companion.service" in gone
+    assert "daemon-reload" not in gone and "reset-failed" not in gone and "--now" not in gone
 
 
 def test_second_run_keeps_the_config_and_the_boot_lines(tmp_path: Path) -> None:
