@@ -197,13 +197,13 @@ class TurnSolver:
         ok = best > -np.inf
         value = float(probs[ok] @ best[ok]) + float(probs[~ok].sum()) * self._bust
         if self.vector:
-            stacked = np.zeros((len(free) * width, ENDINGS))
-            for j, f in enumerate(free):
-                for c in range(1, width):
-                    stacked[j * width + c] = self.after(mask | (1 << f), left - c, total + c * POINTS[f])
             index = choice[ok] * width + counts[rows[ok], choice[ok]]
             mass = np.bincount(index, weights=probs[ok], minlength=len(free) * width)
-            dist = mass @ stacked
+            dist = np.zeros(ENDINGS)
+            for i in np.flatnonzero(mass):  # only the keeps some roll actually leads to
+                j, c = divmod(int(i), width)
+                f = free[j]
+                dist += mass[i] * self._after[(mask | (1 << f), left - c, total + c * POINTS[f])]
             dist[BUST] += probs[~ok].sum()
             self._roll[key] = dist
         else:
