@@ -20,7 +20,8 @@
   const pct = (p) => (p > 0 && p < 0.005 ? "<1%" : p > 0.995 && p < 1 ? ">99%" : `${Math.round(p * 100)}%`);
   const signed = (x, digits = 1) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
   const money = (x) => Math.round(x).toLocaleString("en");
-  const dollars = (x) => `${x < 0 ? "−" : ""}$${Math.abs(x) < 10 ? Math.abs(x).toFixed(2) : Math.round(Math.abs(x))}`;
+  // Lords of Vegas money is in millions, written $5M as on the board
+  const dollars = (x) => `${x < 0 ? "−" : ""}$${Number.isInteger(x) || Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(2)}M`;
   const face = (f) => (f === "worm" ? _("worm") : String(f));
 
   function panel() {
@@ -34,6 +35,17 @@
     }
     el.dataset.testid = "odds-panel";
     return el;
+  }
+
+  // Lords of Vegas: a gamble is priced at the stake entered in the tablet's gamble form (else the most)
+  function formStake() {
+    const input = document.querySelector('[data-testid="gamble-form"] input');
+    const value = input ? parseInt(input.value, 10) : NaN;
+    return value > 0 ? value : null;
+  }
+  function formLot() {
+    const select = document.querySelector('[data-testid="gamble-form"] select');
+    return select ? select.value : null;
   }
 
   function askedHere(g) { return store.getItem(`odds:ask:${g.id}`) === "1"; }
@@ -71,7 +83,7 @@
     }
     const body = el.querySelector(".odds-body") || h("div", "odds-body");
     el.replaceChildren(head, body);
-    const stake = g.name === "lordsofvegas" ? Number(store.getItem("odds:stake")) || null : null;
+    const stake = g.name === "lordsofvegas" ? formStake() : null;
     const key = `${g.id}:${g.inputs}:${stake}`;
     if (key === shownFor) return;
     shownFor = key;
@@ -139,7 +151,7 @@
   function lasvegas(o, g) {
     const me = o.player;
     return o.choices.map((c) => {
-      const dice = c.white ? _("{own} + {white} white", { own: c.own, white: c.white }) : String(c.own);
+      const dice = c.white ? _("{own} + {white} white", { own: c.own, white: c.white }) : ngettext("{n} die", "{n} dice", c.own);
       const after = c.casino_after;
       const lead = after.paid.length ? after.paid.map((s) => `${name(g, s.seat === -1 ? null : s.seat) || _("white")} ${s.note ? money(s.note) : "—"}`).join(", ") : "—";
       const tied = after.tied_out.length ? ` · ${_("tied out: {who}", { who: after.tied_out.map((t) => t.seats.map((s) => (s === -1 ? _("white") : name(g, s))).join("/")).join(", ") })}` : "";
@@ -189,21 +201,12 @@
     const out = [];
     if (o.bet) out.push(line("", _("This bet ({amount}): ", { amount: dollars(o.bet.amount) }), bet(o.bet)));
     if (o.bet_laid_off) out.push(line("", _("Laid off: "), bet(o.bet_laid_off)));
-    if (o.gambles.length) {
-      const stake = h("input", "odds-stake");
-      stake.type = "number"; stake.min = "1"; stake.inputMode = "numeric";
-      stake.value = store.getItem("odds:stake") || "";
-      stake.placeholder = _("most");
-      stake.dataset.testid = "odds-stake";
-      stake.onchange = () => { store.setItem("odds:stake", stake.value); shownFor = null; update(game); };
-      const label = h("label", "odds-line", _("Stake ($)") + " ");
-      label.append(stake);
-      out.push(label);
+    const lot = formLot();
+    const gambles = [...o.gambles].sort((a, b) => (b.lot === lot) - (a.lot === lot)).slice(0, 2);
+    for (const x of gambles) {
+      out.push(line(x.lot === lot ? "best" : "", _("Gamble {amount} at {lot} (boss {boss}): ", { amount: dollars(x.amount), lot: x.lot, boss: name(g, x.boss) }), bet(x)));
     }
-    for (const x of o.gambles.slice(0, 3)) {
-      out.push(line("", _("Gamble {amount} at {lot} (boss {boss}): ", { amount: dollars(x.amount), lot: x.lot, boss: name(g, x.boss) }), bet(x)));
-    }
-    for (const r of (o.reorganize || []).slice(0, 3)) {
+    for (const r of (o.reorganize || []).filter((x) => x.bosses.length > 1).slice(0, 3)) {
       const keeps = r.p_boss_keeps === null ? "" : _(", boss {who} keeps it {p}", { who: name(g, r.boss), p: pct(r.p_boss_keeps) });
       const how = r.method === "sampled" ? ` (${_("sampled")})` : "";
       out.push(line("", _("Reorganize {lot} ({cost}): you boss {p}{keeps}{how}", { lot: r.lot, cost: dollars(r.cost), p: pct(r.p_mine), keeps, how })));
@@ -325,6 +328,12 @@
     box.append(...notes.map((n) => h("p", "hint", n)));
   }
 
+  document.addEventListener("input", (e) => {
+    if (game && e.target.closest && e.target.closest('[data-testid="gamble-form"]')) { shownFor = null; update(game); }
+  });
+  document.addEventListener("change", (e) => {
+    if (game && e.target.closest && e.target.closest('[data-testid="gamble-form"]')) { shownFor = null; update(game); }
+  });
   document.addEventListener("DOMContentLoaded", () => {
     panel();
     setupFields();
