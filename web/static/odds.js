@@ -316,7 +316,7 @@
     }
     box.append(table);
     const notes = [];
-    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: signed(s.swing.delta, 0), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series, step: s.swing.step }));
+    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + money(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series, step: s.swing.step }));
     if (s.time.mean_turn_seconds !== null) notes.push(_("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
     if (s.money_per_casino) {
       const best = s.money_per_casino.map((row, seat) => {
