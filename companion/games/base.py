@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,16 @@ from typing import Any, ClassVar, Generic, Literal, TypeVar, Union  # noqa: UP03
 JSON = Any
 Face = int | str
 """A die face as the table reads it: 1-6, or a symbol name such as ``"worm"``."""
+
+
+_SHORT = 40  # longest face or value worth echoing back or keeping
+_PLAIN_DICE = 64  # most distinct bare faces kept per field (a game has a dozen at most)
+
+
+def short(value: Any) -> str:
+    """``repr(value)`` cut to a readable length: a message never echoes a huge input back."""
+    text = repr(value)
+    return text if len(text) <= _SHORT else text[: _SHORT - 3] + "..."
 
 
 class RuleViolation(ValueError):
@@ -78,7 +89,7 @@ class DiceSpec:
         for die in dice:
             if die.face not in self.faces:
                 allowed = ", ".join(str(f) for f in self.faces)
-                raise RuleViolation(f"A die cannot show {die.face!r} here; its faces are {allowed}.")
+                raise RuleViolation(f"A die cannot show {short(die.face)} here; its faces are {allowed}.")
         if self.colours:
             wanted = dict(self.colours)
             seen: dict[str, int] = {}
@@ -192,9 +203,9 @@ class ActionCodec(Generic[A]):
         if not isinstance(data, Mapping):
             raise MalformedAction("An action must be a JSON object.")
         name = data.get("type")
-        if name not in self._by_name:
+        if not isinstance(name, str) or name not in self._by_name:
             known = ", ".join(sorted(self._by_name))
-            raise MalformedAction(f"Unknown action {name!r}; this game knows: {known}.")
+            raise MalformedAction(f"Unknown action {short(name)}; this game knows: {known}.")
         spec = self._fields[name]
         kwargs: dict[str, Any] = {}
         for field_name, load, required in spec:
@@ -205,7 +216,8 @@ class ActionCodec(Generic[A]):
         if len(data) - 1 > len(kwargs):
             extra = set(data) - {"type"} - {f for f, _, _ in spec}
             if extra:
-                raise MalformedAction(f"Action {name!r} has unknown fields: {', '.join(sorted(extra))}.")
+                fields = ", ".join(sorted(short(f) for f in extra))
+                raise MalformedAction(f"Action {name!r} has unknown fields: {fields}.")
         action: A = self._by_name[name](**kwargs)
         return action
 
@@ -224,7 +236,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
                     return arm(value, name)
                 except MalformedAction:
                     continue
-            raise MalformedAction(f"Field {name!r} has an unexpected value {value!r}.")
+            raise MalformedAction(f"Field {short(name)} has an unexpected value {short(value)}.")
 
         return load_union
     if origin is Literal:
@@ -233,7 +245,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_literal(value: Any, name: str) -> Any:
             if value in allowed:
                 return value
-            raise MalformedAction(f"Field {name!r} must be one of {list(allowed)}, not {value!r}.")
+            raise MalformedAction(f"Field {short(name)} must be one of {list(allowed)}, not {short(value)}.")
 
         return load_literal
     if origin is tuple:
@@ -266,7 +278,10 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
             if isinstance(value, int | str) and not isinstance(value, bool):
                 die = plain.get(value)
                 if die is None:
-                    die = plain[value] = Die(value)
+                    die = Die(value)
+                    # only short faces are kept: a refused input must not leave anything behind
+                    if len(plain) < _PLAIN_DICE and len(str(value)) <= _SHORT:
+                        plain[value] = die
                 return die
             if isinstance(value, Mapping) and "face" in value:
                 colour = value.get("colour")
@@ -297,7 +312,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_int(value: Any, name: str) -> Any:
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            raise MalformedAction(f"Field {name!r} must be a whole number, not {value!r}.")
+            raise MalformedAction(f"Field {short(name)} must be a whole number, not {short(value)}.")
 
         return load_int
     if hint is str:
@@ -413,8 +428,22 @@ class Rules(ABC, Generic[S, A]):
         names = [p.strip() for p in players]
         if any(not n for n in names):
             raise RuleViolation("Every player needs a name.")
-        if len(set(names)) != len(names):
+        if any(len(n) > MAX_NAME for n in names):
+            raise RuleViolation(f"A player's name has at most {MAX_NAME} characters.")
+        if any(not n.isprintable() for n in names):
+            raise RuleViolation("A player's name has only visible characters (no control or invisible ones).")
+        keys = [name_key(n) for n in names]
+        if len(set(keys)) != len(keys):
             raise RuleViolation("Two players have the same name; give each a different one.")
+
+
+MAX_NAME = 24
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same to the players: case, width and invisible characters do not count."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf" and not c.isspace())
 
 
 def _dump_state(value: Any) -> JSON:

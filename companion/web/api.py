@@ -7,7 +7,6 @@ changes nothing.
 
 from __future__ import annotations
 
-import hmac
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,8 +14,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.games.base import MalformedAction, RuleViolation
-from companion.record import RecordError
+from companion.journal import JournalUnavailable
+from companion.pin import PinError, TablePin
+from companion.record import RecordError, loads
 from companion.session import Table
+from companion.web.guard import refused_pin
 from companion.web.hub import Hub, TooManyStreams
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -36,6 +38,11 @@ def device() -> str:
     """Who sent this request: the tablet's own id (kept in its browser), else its address."""
     name = request.headers.get("X-Device", "").strip()[:40]
     return f"tablet:{name}" if name else f"web:{request.remote_addr}"
+
+
+def pin() -> TablePin:
+    p: TablePin = ctx()["pin"]
+    return p
 
 
 class ApiError(Exception):
@@ -59,6 +66,11 @@ def refused(exc: RuleViolation) -> Any:
     return jsonify(error=str(exc)), 409
 
 
+@api.errorhandler(JournalUnavailable)
+def unavailable(exc: JournalUnavailable) -> Any:
+    return jsonify(error=str(exc)), 503, {"Retry-After": "10"}
+
+
 @api.errorhandler(RecordError)
 def bad_record(exc: RecordError) -> Any:
     return jsonify(error=f"The record cannot be imported: {exc}"), 400
@@ -68,10 +80,10 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         given = request.headers.get("X-Table-Pin", "")
-        expected = ctx()["config"].server.pin
         if not given:
             raise ApiError(403, "Enter the table PIN to change the game.")
-        if not hmac.compare_digest(given.encode(), expected.encode()):
+        if not pin().matches(given):
+            refused_pin()
             raise ApiError(403, "That PIN is not this table's PIN.")
         return view(*args, **kwargs)
 
@@ -79,7 +91,10 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = loads(request.get_data(as_text=True))
+    except ValueError as exc:
+        raise ApiError(400, f"The request needs a JSON object body; this one is {exc}.") from None
     if not isinstance(data, dict):
         raise ApiError(400, "The request needs a JSON object body.")
     return data
@@ -105,13 +120,62 @@ def health() -> Any:
 
 @api.get("/state")
 def state() -> Any:
-    return jsonify(table().view())
+    return jsonify(table().latest_view())
 
 
 @api.post("/pin")
 @needs_pin
 def check_pin() -> Any:
     return jsonify(ok=True)
+
+
+@api.post("/pin/change")
+def change_pin() -> Any:
+    """``{"old": "1234", "new": "8642"}``: the table's PIN from now on (kept across restarts)."""
+    data = body()
+    old, new = data.get("old"), data.get("new")
+    if not isinstance(old, str) or not isinstance(new, str):
+        raise ApiError(400, 'Give the old and the new PIN: {"old": "...", "new": "..."}.')
+    if not pin().matches(old):
+        refused_pin()
+        raise ApiError(403, "The old PIN is not this table's PIN.")
+    try:
+        pin().change(old, new)
+    except PinError as exc:
+        raise ApiError(400, str(exc)) from None
+    except OSError as exc:
+        raise ApiError(503, f"The new PIN could not be saved ({exc.strerror}); the old one still holds.") from None
+    return jsonify(ok=True)
+
+
+@api.get("/journal")
+def journal_status() -> Any:
+    """Whether the journal is whole and saving; when it is damaged, the backup the tablet offers."""
+    recovery = ctx().get("recovery")
+    if recovery is None:
+        return jsonify(damaged=False, saving=table().journal.refuse is None, problems=[], offer=None)
+    return jsonify(recovery.status())
+
+
+@api.post("/journal/recover")
+@needs_pin
+def recover_journal() -> Any:
+    """Safe mode: put the newest good backup in place of the damaged journal (``{"empty": true}``:
+    start an empty one) and play on it; the damaged files are moved aside, untouched."""
+    recovery = ctx().get("recovery")
+    data = body() if request.get_data() else {}
+    empty = data.get("empty", False)
+    if not isinstance(empty, bool):
+        raise ApiError(400, '"empty" is true or false.')
+    if recovery is None:
+        raise ApiError(409, "The journal is whole: there is nothing to restore.")
+    try:
+        return jsonify(recovery.restore(table(), empty=empty))
+    except ValueError as exc:
+        raise ApiError(409, str(exc)) from None
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise ApiError(503, f"The backup could not be put in place ({reason}); nothing was changed.") from None
 
 
 @api.get("/games")
@@ -149,8 +213,7 @@ def export_game(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
         raise ApiError(404, f"There is no game number {game_id}.")
-    awaiting = table().awaiting()
-    if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
+    if table().secret_pending(game_id):
         # the record holds the choices made so far: it would give them away
         raise ApiError(409, "Export the game once every player has made their secret choice.")
     text = "\n".join(table().journal.export_lines(game_id)) + "\n"
@@ -222,8 +285,8 @@ def devices() -> Any:
 @needs_pin
 def press_button(name: str) -> Any:
     """The mock-hardware panel: press a simulated button (through the same pins as a real one)."""
-    data = request.get_json(silent=True) or {}
-    hold = data.get("hold", 0.0) if isinstance(data, dict) else 0.0
+    data = body() if request.get_data() else {}
+    hold = data.get("hold", 0.0)
     if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= 10:
         raise ApiError(400, "hold is a number of seconds between 0 and 10.")
     devices().press(name, hold=float(hold))
@@ -254,7 +317,7 @@ def start_calibration() -> Any:
     rig = devices()
     data = body()
     faces, count = data.get("faces", list(PLAIN)), data.get("count")
-    if not isinstance(faces, list):
+    if not isinstance(faces, list) or not all(type(f) in (int, str) for f in faces):
         raise ApiError(400, 'List the faces the dice have, e.g. "faces": [1, 2, 3, 4, 5, 6].')
     if count is not None and type(count) is not int:
         raise ApiError(400, "The number of dice is a whole number.")
@@ -313,7 +376,8 @@ def camera_frame() -> Any:
 def events() -> Any:
     hub: Hub = ctx()["hub"]
     try:
-        stream = hub.stream(table().view(), request.headers.get("Last-Event-ID"))
+        client = request.remote_addr or ""
+        stream = hub.stream(table().latest_view(), request.headers.get("Last-Event-ID"), client=client)
     except TooManyStreams as exc:
         return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
     return Response(
