@@ -78,6 +78,9 @@ class Daemon:
             conn.request(method, path, body=data, headers=headers if headers is not None else AUTH)
             response = conn.getresponse()
             raw = response.read()
+            kind = response.getheader("Content-Type") or ""
+            if "json" not in kind or "ndjson" in kind:
+                return response.status, raw
             try:
                 return response.status, json.loads(raw) if raw else None
             except ValueError:

@@ -207,7 +207,8 @@ def check_in_process(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
     try:
         restored = recovery.restore(table, empty=opened.offer is None)
         games = table.journal.games()
-        result.update(restored=restored["restored"], after_games=len(games), after_entries=sum(g.entries for g in games))
+        entries = sum(g.entries for g in games)
+        result.update(restored=restored["restored"], after_games=len(games), after_entries=entries)
         if table.timeline is not None:  # the restored journal takes inputs again
             from companion.simulate import random_input
 

@@ -118,6 +118,14 @@ def health() -> Any:
     return jsonify(ok=True, safe_mode=bool(table().status.get("banner")), devices=devices, system=system)
 
 
+@api.get("/openapi.json")
+def openapi() -> Any:
+    """This API described in OpenAPI 3 (what the harness fuzzes)."""
+    from companion.web.openapi import spec
+
+    return jsonify(spec())
+
+
 @api.get("/state")
 def state() -> Any:
     return jsonify(table().latest_view())
