@@ -21,7 +21,7 @@ from types import FrameType
 from typing import Any
 
 from companion.backups import BackupKeeper
-from companion.config import ConfigError, load, override
+from companion.config import Config, ConfigError, load, override
 from companion.journal import Journal
 from companion.pin import TablePin
 from companion.recovery import Recovery, backups_of, open_journal
@@ -75,6 +75,25 @@ def dead_client_options() -> list[tuple[int, int, int]]:
         if hasattr(socket, name):
             options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
     return options
+
+
+def make_server(app: Any, config: Config, *, port: int | None = None) -> Any:
+    """The waitress server: threads for every watching page plus some for inputs, idle connections
+    closed, dead clients dropped."""
+    from waitress.server import create_server
+
+    server = create_server(
+        app,
+        host=config.server.host,
+        port=config.server.port if port is None else port,
+        threads=config.threads,
+        connection_limit=CONNECTION_LIMIT,
+        channel_timeout=IDLE_TIMEOUT,
+        cleanup_interval=IDLE_TIMEOUT // 2,
+        channel_request_lookahead=1,  # keep reading while a stream runs, so a closed page is noticed
+    )
+    server.adj.socket_options = [*server.adj.socket_options, *dead_client_options()]
+    return server
 
 
 def run_daemon(args: argparse.Namespace) -> int:
@@ -152,18 +171,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     app = create_app(table, config=config, hub=hub, devices=rig)
     app.extensions["companion"]["recovery"] = Recovery(config.store.journal_path, opened, keep_backups)
 
-    from waitress.server import create_server
-
-    server = create_server(
-        app,
-        host=config.server.host,
-        port=config.server.port,
-        threads=config.threads,
-        connection_limit=CONNECTION_LIMIT,
-        channel_timeout=IDLE_TIMEOUT,
-        cleanup_interval=IDLE_TIMEOUT // 2,
-    )
-    server.adj.socket_options = [*server.adj.socket_options, *dead_client_options()]
+    server = make_server(app, config)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         hub.close()  # end the event streams first, so their server threads are free to stop

@@ -136,7 +136,8 @@ class Table:
             timeline = Timeline(get_rules(row.game), row.header)
             for entry in self.journal.entries(game_id):
                 timeline.feed(entry)
-            self.journal.set_meta("current_game", str(game_id))
+            if self.journal.get_meta("current_game") != str(game_id):  # no write when reopening at start
+                self.journal.set_meta("current_game", str(game_id))
             self._install(game_id, timeline)
             self._changed()
             self._supply()

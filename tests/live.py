@@ -70,4 +70,5 @@ class EventStream:
                 return event_id, data
 
     def close(self) -> None:
+        self.response.close()  # the response holds the socket open as long as it is not closed itself
         self.conn.close()

@@ -237,7 +237,7 @@ def export_game(game_id: int) -> Any:
 @needs_pin
 def import_game() -> Any:
     try:
-        text = request.get_data(as_text=True)
+        text = request.get_data().decode("utf-8-sig")  # a byte-order mark is allowed, as in replay
     except UnicodeDecodeError:
         raise ApiError(400, "A game record is UTF-8 text.") from None
     game_id = table().import_record(text.splitlines())

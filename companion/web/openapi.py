@@ -144,7 +144,10 @@ def spec() -> dict[str, Any]:
                 "get": {
                     "summary": "server-sent events: the view at once, then on every change",
                     "responses": {
-                        "200": {"description": "the stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                        "200": {
+                            "description": "the stream",
+                            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                        },
                         "503": {"description": "every stream slot is taken; retry"},
                     },
                 }
