@@ -62,7 +62,7 @@ def _face(text: str) -> int | str:
 def _load_profile(path: str | None):  # type: ignore[no-untyped-def]
     if path is None:
         return None
-    from companion.vision.profile import Profile
+    from companion.vision.profile_adapt import Profile
 
     return Profile.load(path)
 
@@ -127,8 +127,8 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from companion.vision.calibrate import build_profile
     from companion.vision.evaluate import iterate
+    from companion.vision.profile_build import build_profile
     from companion.vision.reader import DiceReader
 
     reader = DiceReader(args.model)
@@ -147,7 +147,7 @@ def _retrain(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     try:
-        from companion.vision import retrain
+        from companion.vision import retrain_network as retrain
     except ImportError as exc:
         print(f"retraining needs torch and onnx (pip install -e '.[train]'): {exc}", file=sys.stderr)
         return 2

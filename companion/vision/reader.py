@@ -27,7 +27,7 @@ from companion.vision.classifier import FaceClassifier
 from companion.vision.colour import body_colour
 from companion.vision.crops import patch
 from companion.vision.pips import count_pips
-from companion.vision.profile import Profile
+from companion.vision.profile_adapt import Profile
 from companion.vision.segment import find_dice, windows
 
 UNCERTAIN = 0.9  # below this confidence a die is reported but should be confirmed on the tablet (chosen

@@ -5,10 +5,10 @@ import json
 import numpy as np
 
 from companion.cli import main
-from companion.vision.calibrate import build_profile
 from companion.vision.crops import patch
 from companion.vision.evaluate import iterate
-from companion.vision.profile import PRIOR_PATCHES, Profile, _retrain_head
+from companion.vision.profile_adapt import PRIOR_PATCHES, Profile, _retrain_head
+from companion.vision.profile_build import build_profile
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -145,8 +145,8 @@ def test_two_patches_of_one_die_count_once(tmp_path):
 
 
 def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader, tmp_path, monkeypatch):
-    from companion.vision import table_profile
-    from companion.vision.table_profile import TableProfile
+    from companion.vision import profile_store
+    from companion.vision.profile_store import TableProfile
 
     path = tmp_path / "dice_profile.npz"
     path.write_bytes(b"not a profile")  # a power cut in the middle of an older version's write
@@ -156,7 +156,7 @@ def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader,
     reading = reader.read(frame)
     assert len(reading.dice) == 3
     faces = [d.value for d in reading.dice]
-    monkeypatch.setattr(table_profile, "MAX_PATCHES", 7)
+    monkeypatch.setattr(profile_store, "MAX_PATCHES", 7)
     assert kept.learn(reader, frame, reading, faces) == 3
     assert kept.learn(reader, frame, reading, faces) == 3
     assert kept.learn(reader, frame, reading, faces[:2]) == 0  # not the reading's dice: nothing learnt
@@ -176,8 +176,8 @@ def test_a_whole_set_in_view_teaches_the_rest_of_the_tray_as_not_a_die(reader, t
     as "not a die"; a game's roll (dice set aside may lie in view) teaches no background."""
     import cv2
 
-    from companion.vision.calibrate import MAX_BACKGROUND_PER_IMAGE, NOT_A_DIE
-    from companion.vision.table_profile import TableProfile
+    from companion.vision.profile_build import MAX_BACKGROUND_PER_IMAGE, NOT_A_DIE
+    from companion.vision.profile_store import TableProfile
 
     frame, drawn = render_dice([RenderDie(f, "white") for f in (3, 6)], seed=5, die_size=50)
     assert all(np.hypot(d.center[0] - 100, d.center[1] - 400) > 150 for d in drawn)
