@@ -252,23 +252,28 @@ class Table:
             self.log.append({**event.to_json(), "device": entry.get("device"), "at": entry.get("at")})
         del self.log[:-LOG_LENGTH]
 
-    def secret_pending(self, game_id: int) -> bool:
-        """Whether ``game_id`` stopped while players were making a secret choice (its record would
-        give the choices made so far away), whether it is the open game or not."""
+    def timeline_of(self, game_id: int) -> Timeline | None:
+        """The open game's timeline, or another game's replayed (None: no such game, or it no longer
+        replays)."""
         with self._lock:
             if game_id == self.game_id:
-                awaiting = self.awaiting()
-                return awaiting is not None and awaiting.kind == "secret"
+                return self.timeline
             row = self.journal.game(game_id)
             if row is None:
-                return False
+                return None
             try:
                 timeline = Timeline(get_rules(row.game), row.header)
                 for entry in self.journal.entries(game_id):
                     timeline.feed(entry)
             except (ValueError, RuleViolation):
-                return False  # a game that no longer replays holds no state to give away
-            return timeline.rules.awaiting(timeline.state).kind == "secret"
+                return None
+            return timeline
+
+    def secret_pending(self, game_id: int) -> bool:
+        """Whether ``game_id`` stopped while players were making a secret choice (its record would
+        give the choices made so far away), whether it is the open game or not."""
+        timeline = self.timeline_of(game_id)
+        return timeline is not None and timeline.rules.awaiting(timeline.state).kind == "secret"
 
     # --- hardware controls -------------------------------------------------------------------
     def awaiting(self) -> Awaiting[Any] | None:

@@ -13,9 +13,9 @@ import sys
 import time
 
 SHORT = {
-    "kills": {"kills": 6},
+    "kills": {"kills": 5},
     "corrupt": {"long": False},
-    "fuzz": {"requests": 300},
+    "fuzz": {"requests": 200},
     "records": {"examples": 150},
     "pin": {"guesses": 200, "burst_s": 1.0},
     "tablets": {"tablets": 20, "inputs": 60},

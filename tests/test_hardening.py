@@ -187,6 +187,8 @@ def test_a_pending_secret_choice_is_not_exported_once_another_game_is_open(
     start(client)  # another game is opened
     res = client.get(f"/api/games/{secret_game}/record")
     assert res.status_code == 409 and "secret" in res.get_json()["error"]
+    story = client.get(f"/api/games/{secret_game}/history").get_json()
+    assert story["entries"] and not [e for e in story["entries"] if e["device"] == "tablet:t1"]
 
 
 # --- finding 5 (part): frames and foreign names ---------------------------------------------------

@@ -242,11 +242,10 @@ def game_history(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
         raise ApiError(404, f"There is no game number {game_id}.")
-    awaiting = table().awaiting()
     entries = list(table().journal.entries(game_id))
-    if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
+    if table().secret_pending(game_id):  # the open game or another one left mid-choice
         # secret choices made so far would show in the story: it stops before the first of them
-        timeline = table().timeline
+        timeline = table().timeline_of(game_id)
         entries = _before_secret(entries, timeline.steps if timeline is not None else [])
     return jsonify(story(row, entries))
 

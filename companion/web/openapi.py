@@ -104,6 +104,7 @@ def spec() -> dict[str, Any]:
             },
             "/api/games/{game_id}/open": {"post": _change("open a game", None, params=[GAME_ID])},
             "/api/games/{game_id}/record": {"get": _read("a game's record (JSON lines)", 404, 409, params=[GAME_ID])},
+            "/api/games/{game_id}/history": {"get": _read("a game's story: entries, scores", 404, params=[GAME_ID])},
             "/api/games/import": {
                 "post": _change("import a game record", {
                     "required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}, 201)
