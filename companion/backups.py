@@ -15,6 +15,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.integrity import inspect
 from companion.journal import Journal
 
 log = logging.getLogger("companion.backups")
@@ -46,8 +47,6 @@ def describe(path: Path) -> str:
 
 def take_backup(journal: Journal, folder: Path, keep: int = 10) -> Path | None:
     """Back the journal up into ``folder`` now; returns the new file (None if it would add nothing)."""
-    from companion.integrity import inspect
-
     folder.mkdir(parents=True, exist_ok=True)
     games, entries = journal.high_ids()
     newest = list_backups(folder)
@@ -72,10 +71,17 @@ def take_backup(journal: Journal, folder: Path, keep: int = 10) -> Path | None:
     return final
 
 
+def newest_ids(folder: Path) -> tuple[int, int] | None:
+    """The highest game and entry ids the newest backup holds (None: no backup)."""
+    for backup in list_backups(folder):
+        ids = backup_ids(backup)
+        if ids is not None:
+            return ids
+    return None
+
+
 def newest_good(folder: Path) -> Path | None:
     """The newest backup that passes the check (a damaged one is skipped, never offered)."""
-    from companion.integrity import inspect
-
     for backup in list_backups(folder):
         if inspect(backup).ok:
             return backup
@@ -85,11 +91,14 @@ def newest_good(folder: Path) -> Path | None:
 class BackupKeeper:
     """Takes the backups in a thread of its own, so a slow copy never holds up the table."""
 
-    def __init__(self, journal: Journal, folder: Path, *, every_s: float = 600.0, keep: int = 10) -> None:
+    def __init__(
+        self, journal: Journal, folder: Path, *, every_s: float = 600.0, keep: int = 10, poll_s: float = 15.0
+    ) -> None:
         self.journal = journal
         self.folder = folder
         self.every_s = every_s
         self.keep = keep
+        self.poll_s = poll_s
         self._stop = threading.Event()
         self._last = time.monotonic()
         self._finished = journal.finished_count()
@@ -97,7 +106,7 @@ class BackupKeeper:
         self._thread.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(min(15.0, self.every_s)):
+        while not self._stop.wait(min(self.poll_s, self.every_s)):
             try:
                 finished = self.journal.finished_count()
                 due = time.monotonic() - self._last >= self.every_s

@@ -126,14 +126,14 @@ def _journal_check(args: argparse.Namespace) -> int:
     from companion.backups import describe, list_backups
     from companion.config import ConfigError
     from companion.integrity import inspect
-    from companion.recovery import backups_of
+    from companion.recovery import backups_of, check
 
     try:
         path = _journal_path(args)
     except ConfigError as exc:
         print(f"companion journal check: {exc}", file=sys.stderr)
         return 2
-    verdict = inspect(path, backups_of(path))
+    verdict = check(path)
     print(verdict.summary() if verdict.exists else f"{path}: no journal yet")
     for problem in verdict.problems:
         print(f"  damage: {problem}")
@@ -148,14 +148,14 @@ def _journal_recover(args: argparse.Namespace) -> int:
     from companion.backups import describe, newest_good
     from companion.config import ConfigError
     from companion.integrity import inspect
-    from companion.recovery import backups_of, restore
+    from companion.recovery import backups_of, check, restore
 
     try:
         path = _journal_path(args)
     except ConfigError as exc:
         print(f"companion journal recover: {exc}", file=sys.stderr)
         return 2
-    verdict = inspect(path, backups_of(path))
+    verdict = check(path)
     if verdict.ok and not args.force:
         print(f"{verdict.summary()}: nothing to recover (--force to restore a backup anyway)")
         return 0

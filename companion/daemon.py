@@ -161,6 +161,8 @@ def run_daemon(args: argparse.Namespace) -> int:
         except Exception as exc:  # a device that cannot start must not take the scoreboard with it
             log.exception("devices failed to start")
             safe_reason = f"the devices failed to start: {exc}"
+    if opened.offer is not None:
+        table.set_status("recovery", {"offer": opened.offer.name})  # the tablet's restore button
     if safe_reason is not None:
         log.warning("SAFE MODE (web only): %s", safe_reason)
         if opened.banner:

@@ -64,8 +64,9 @@ def copy_of(path: Path) -> Iterator[Path]:
         yield copy
 
 
-def inspect(path: str | Path, backups: Path | None = None) -> Verdict:
-    """Check the journal at ``path`` (and compare it with the newest backup in ``backups``)."""
+def inspect(path: str | Path, baseline: tuple[int, int] | None = None) -> Verdict:
+    """Check the journal at ``path``; ``baseline``: the highest game and entry ids of the newest
+    backup, which the journal must reach when it has no high-water mark."""
     path = Path(path)
     verdict = Verdict(path)
     mark = read_high_water(path)
@@ -73,7 +74,7 @@ def inspect(path: str | Path, backups: Path | None = None) -> Verdict:
         verdict.exists = False
         if mark is not None and (mark[0] or mark[1]):
             verdict.problems.append(f"the journal file is missing, yet it had acknowledged {mark[1]} entries")
-        elif backups is not None and _newest_backup_ids(backups) is not None:
+        elif baseline is not None:
             verdict.problems.append("the journal file is missing, yet there are backups of it")
         elif Path(str(path) + "-wal").exists():
             verdict.problems.append("the journal file is missing but its write-ahead log is there")
@@ -85,10 +86,8 @@ def inspect(path: str | Path, backups: Path | None = None) -> Verdict:
         if mark is not None:
             if verdict.max_game < mark[0] or verdict.max_entry < mark[1]:
                 behind = f"entry {verdict.max_entry} of {mark[1]}, game {verdict.max_game} of {mark[0]}"
-        elif backups is not None:
-            ids = _newest_backup_ids(backups)
-            if ids is not None and (verdict.max_game < ids[0] or verdict.max_entry < ids[1]):
-                behind = f"entry {verdict.max_entry}, while the newest backup reaches entry {ids[1]}"
+        elif baseline is not None and (verdict.max_game < baseline[0] or verdict.max_entry < baseline[1]):
+            behind = f"entry {verdict.max_entry}, while the newest backup reaches entry {baseline[1]}"
         if behind:
             verdict.problems.append(
                 f"the journal is shorter than what it acknowledged ({behind}): its write-ahead log "
@@ -156,13 +155,3 @@ def _read_db(db: sqlite3.Connection, verdict: Verdict) -> None:
     current = meta.get("current_game")
     if current is not None and (not current.isdigit() or int(current) not in games):
         verdict.notes.append(f"the open game {current[:20]!r} is not one of its games (the table opens none)")
-
-
-def _newest_backup_ids(backups: Path) -> tuple[int, int] | None:
-    from companion.backups import backup_ids, list_backups
-
-    for backup in list_backups(backups):
-        ids = backup_ids(backup)
-        if ids is not None:
-            return ids
-    return None

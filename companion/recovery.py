@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.backups import FOLDER, describe, newest_good
+from companion.backups import FOLDER, describe, newest_good, newest_ids
 from companion.integrity import Verdict, inspect, journal_files
 from companion.journal import Journal, high_water_path, write_high_water
 
@@ -48,9 +48,14 @@ def backups_of(path: Path) -> Path:
     return path.parent / FOLDER
 
 
+def check(path: Path) -> Verdict:
+    """The start-up check: the journal against its high-water mark, or else its newest backup."""
+    return inspect(path, newest_ids(backups_of(path)))
+
+
 def open_journal(path: Path, *, writable: bool = True) -> Opened:
     """The journal to play on: the real one if it is whole, else a stand-in that takes no writes."""
-    verdict = inspect(path, backups_of(path))
+    verdict = check(path)
     if not verdict.ok:
         kept = keep_copy(path) if writable else None
         offer = newest_good(backups_of(path))
@@ -138,7 +143,7 @@ def restore(path: Path, source: Path | None) -> tuple[Path | None, Verdict]:
     games, entries = journal.high_ids()
     journal.close()
     write_high_water(path, games, entries)
-    verdict = inspect(path, backups_of(path))
+    verdict = check(path)
     log.warning("journal restored from %s; the old files are in %s", source or "nothing (empty)", aside)
     return aside, verdict
 
@@ -182,6 +187,7 @@ class Recovery:
             table.attach(journal)
             old.close()
             self.opened = Opened(journal, verdict)
+            table.status.pop("recovery", None)
             restored = "an empty journal" if source is None else describe(source)
             table.set_status(
                 "banner", f"Restored {restored}; inputs are saved again. Camera and buttons return at the next start."

@@ -33,7 +33,7 @@ def test_fuzzed_requests_get_no_server_error_and_refusals_change_nothing() -> No
     from harness import fuzz
 
     result = fuzz.run(**SHORT["fuzz"])  # type: ignore[arg-type]
-    assert result["requests"] >= 200 and result["accepted"] > 0 and result["refused"] > 0
+    assert result["requests"] >= 100 and result["accepted"] > 0 and result["refused"] > 0
     assert result["server_errors"] == 0 and result["refused_changes"] == 0, result["failures"][:5]
 
 
