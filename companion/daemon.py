@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.backups import BackupKeeper
 from companion.config import Config, ConfigError, load, override
+from companion.games.messages import msg
 from companion.journal import Journal
 from companion.pin import TablePin
 from companion.recovery import Recovery, backups_of, open_journal
@@ -166,9 +167,10 @@ def run_daemon(args: argparse.Namespace) -> int:
     if safe_reason is not None:
         log.warning("SAFE MODE (web only): %s", safe_reason)
         if opened.banner:
-            table.set_status("banner", f"{opened.banner} Camera and buttons are off.")
+            banner = msg("{problem} Camera and buttons are off.", problem=opened.banner)
         else:
-            table.set_status("banner", f"Safe mode: {safe_reason}. Camera and buttons are off; enter inputs here.")
+            banner = msg("Safe mode: {reason}. Camera and buttons are off; enter inputs here.", reason=safe_reason)
+        table.set_status("banner", banner.to_json())
         table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
     app = create_app(table, config=config, hub=hub, devices=rig)
     app.extensions["companion"]["recovery"] = Recovery(config.store.journal_path, opened, keep_backups)

@@ -16,6 +16,7 @@ from companion.pin import TablePin
 from companion.session import Table
 from companion.web.guard import install as install_guard
 from companion.web.hub import Hub
+from companion.web.language import install as install_language
 
 WEB_ROOT = asset_dir("web")
 # Pages run only the companion's own scripts and styles, and no other site may frame them.
@@ -70,11 +71,9 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     table_pin = TablePin(config.server.pin, Path(config.store.data_dir))
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices, "pin": table_pin}
     app.extensions["limiter"] = install_guard(app, api, config.store.data_dir)
-    # Every sentence in a template goes through _() and ngettext() (English for now; the catalogues of
-    # other languages plug in here).
-    app.jinja_env.globals.update(_=_identity, ngettext=_ngettext_identity)
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    install_language(app)  # templates' _() and ngettext() in each page's language (companion/web/language.py)
 
     allowed = allowed_hosts(config)
 
@@ -105,10 +104,3 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
 
     return app
 
-
-def _identity(text: str, **values: Any) -> str:
-    return text.format(**values) if values else text
-
-
-def _ngettext_identity(one: str, many: str, n: int, **values: Any) -> str:
-    return (one if n == 1 else many).format(n=n, **values)
