@@ -105,6 +105,22 @@ def spec() -> dict[str, Any]:
             "/api/games/{game_id}/open": {"post": _change("open a game", None, params=[GAME_ID])},
             "/api/games/{game_id}/record": {"get": _read("a game's record (JSON lines)", 404, 409, params=[GAME_ID])},
             "/api/games/{game_id}/history": {"get": _read("a game's story: entries, scores", 404, params=[GAME_ID])},
+            "/api/games/{game_id}/stats": {"get": _read("a game's statistics", 404, params=[GAME_ID])},
+            "/api/odds": {
+                "get": _read("the odds for the position on the table", 409, params=[
+                    {"name": "stake", "in": "query", "required": False, "schema": {"type": "integer"}}])
+            },
+            "/api/odds/settings": {
+                "put": _change("switch the open game's odds on or off", _json({
+                    "type": "object",
+                    "properties": {"on": {"type": "boolean"}, "where": {"type": "string"}},
+                }))
+            },
+            "/api/i18n.js": {"get": _read("the page's words in its language (a script)")},
+            "/api/i18n/{lang}.js": {
+                "get": _read("the page's words in one language (a script)", 404, params=[
+                    {"name": "lang", "in": "path", "required": True, "schema": {"type": "string"}}])
+            },
             "/api/games/import": {
                 "post": _change("import a game record", {
                     "required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}, 201)
