@@ -170,15 +170,16 @@ def game_stats(timeline: Any) -> dict[str, Any]:
     turns: list[dict[str, Any]] = []
     before = timeline.initial
     last_time: datetime | None = None
+    timed = False  # any time between inputs known (records made by ``simulate`` carry none)
     for i, step in enumerate(timeline.steps, start=1):
         at = _when(step.entry)
         actor = _actor(rules, before)
-        if at is not None and last_time is not None and actor is not None:
-            seconds = max((at - last_time).total_seconds(), 0.0)
-            if turns and turns[-1]["seat"] == actor and turns[-1]["open"]:
-                turns[-1]["seconds"] += seconds
-            else:
-                turns.append({"seat": actor, "seconds": seconds, "step": i, "open": True})
+        if actor is not None:
+            if not (turns and turns[-1]["seat"] == actor and turns[-1]["open"]):
+                turns.append({"seat": actor, "seconds": 0.0, "step": i, "open": True})
+            if at is not None and last_time is not None:
+                turns[-1]["seconds"] += max((at - last_time).total_seconds(), 0.0)
+                timed = True
         if turns and _actor(rules, step.state) != actor:
             turns[-1]["open"] = False
         if at is not None:
@@ -216,9 +217,9 @@ def game_stats(timeline: Any) -> dict[str, Any]:
             {
                 "seat": seat,
                 "turns": len(mine),
-                "seconds": sum(mine),
-                "mean_seconds": sum(mine) / len(mine) if mine else None,
-                "longest_seconds": max(mine) if mine else None,
+                "seconds": sum(mine) if timed else None,
+                "mean_seconds": sum(mine) / len(mine) if mine and timed else None,
+                "longest_seconds": max(mine) if mine and timed else None,
             }
         )
     all_turns = [t["seconds"] for t in turns]
@@ -232,9 +233,9 @@ def game_stats(timeline: Any) -> dict[str, Any]:
         "luckiest": luckiest,
         "swing": swing,
         "time": {
-            "seconds": sum(all_turns),
+            "seconds": sum(all_turns) if timed else None,
             "turns": len(all_turns),
-            "mean_turn_seconds": sum(all_turns) / len(all_turns) if all_turns else None,
+            "mean_turn_seconds": sum(all_turns) / len(all_turns) if all_turns and timed else None,
             "per_player": per_player,
         },
     }

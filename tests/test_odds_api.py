@@ -117,3 +117,20 @@ def test_statistics_come_at_the_end_and_close_the_export(client: FlaskClient) ->
     assert last["type"] == "summary" and last["stats"] == stats
     copy = client.post("/api/games/import", data="\n".join(record) + "\n", headers=AUTH).get_json()["id"]
     assert client.get(f"/api/games/{copy}/record").data.decode().splitlines() == record
+
+
+def test_a_heckmeck_turn_table_is_built_before_the_first_roll(client: FlaskClient, table: Table) -> None:
+    import time as clock
+
+    from companion.odds import heckmeck
+    from companion.odds.service import TurnWarmer
+
+    heckmeck.solver.cache_clear()
+    warmer = next(listener for listener in table._listeners if isinstance(listener, TurnWarmer))
+    start(client, odds={"on": True})
+    for _ in range(600):  # the build runs in the background: wait for it (at most a minute)
+        if not warmer._busy.locked():
+            break
+        clock.sleep(0.1)
+    assert heckmeck.solver.cache_info().currsize == 2  # both objectives of the turn's board are built
+    assert client.get("/api/odds").get_json()["odds"]["start"]["p_tile"] > 0.5

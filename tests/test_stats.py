@@ -86,5 +86,6 @@ def test_statistics_of_whole_simulated_games(game: str, players: list[str], opti
         assert final == [p["worms"] for p in board["players"]]
         assert sum(stats["busts"]) > 0
     assert sum(d["dice"] for d in stats["dice"]) > 0
+    assert all(p["turns"] > 0 and p["seconds"] is None for p in stats["time"]["per_player"])  # no times recorded
     assert stats["luckiest"] in range(len(players))
     json.dumps(stats)  # plain JSON

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.assets import asset_dir
 from companion.config import Config
+from companion.odds.service import TurnWarmer
 from companion.pin import TablePin
 from companion.session import Table
 from companion.web.guard import install as install_guard
@@ -68,6 +70,7 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish)
+    table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
     table_pin = TablePin(config.server.pin, Path(config.store.data_dir))
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices, "pin": table_pin}
     app.extensions["limiter"] = install_guard(app, api, config.store.data_dir)
