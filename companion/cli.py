@@ -92,7 +92,9 @@ def _replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{args.record}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout, indent=2)
+    from companion.i18n.render import localize
+
+    json.dump(localize(result, "en"), sys.stdout, indent=2)  # the console reads English
     sys.stdout.write("\n")
     return 0
 

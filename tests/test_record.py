@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,7 @@ def test_replay_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["replay", str(record)]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["over"] is True and out["scoreboard"]["grill"] == []
+    assert re.fullmatch(r"[AB] wins with \d+ worms?\.", out["outcome"]["text"])  # the console reads English
 
 
 def test_replay_command_names_the_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
