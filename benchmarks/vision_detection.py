@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision.calibrate import build_profile
+from companion.vision.profile_build import build_profile
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DieDetector
 from companion.vision.empty_tray import EmptyTray

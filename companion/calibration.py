@@ -16,12 +16,10 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from companion.dice_view import DiceView
 from companion.games.base import Face, MalformedAction, RuleViolation
-
-if TYPE_CHECKING:
-    from companion.rig import DiceView
 
 PLAIN: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
 HECKMECK: tuple[Face, ...] = (1, 2, 3, 4, 5, "worm")

@@ -65,6 +65,12 @@ def _section(cls: type[Any], data: Any, name: str) -> Any:
     return cls(**data)
 
 
+def not_allowed(path: str | Path) -> str:
+    """One line for a file this user may not read: the installer's config is root:companion 0640."""
+    return (f"{path}: permission denied; join the companion group (sudo usermod -a -G companion,gpio,video "
+            f"$USER, then log in again; install.sh does this for the user who ran it) or use sudo")
+
+
 def load(path: str | Path | None = None) -> Config:
     """Read ``path`` (or return the defaults); ConfigError says which key is wrong."""
     if path is None:
@@ -74,6 +80,8 @@ def load(path: str | Path | None = None) -> Config:
             data = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
+    except PermissionError:
+        raise ConfigError(not_allowed(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     unknown = set(data) - {"server", "store", "camera", "pins", "buttons"}

@@ -13,29 +13,19 @@ import queue
 import random
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.calibration import Calibration, DiceSet
 from companion.config import Config
+from companion.dice_view import DiceView
 from companion.games.base import RuleViolation
 from companion.session import Table
 
 log = logging.getLogger(__name__)
 
 COLOUR_NAMES = ("white", "black", "red", "blue", "green", "yellow")
-
-
-@dataclass
-class DiceView:
-    """The last frame the camera pipeline produced, and what was read in it."""
-
-    frame: Any = None  # BGR numpy array
-    jpeg: bytes | None = None
-    dice: list[dict[str, Any]] = field(default_factory=list)
-    at: float = 0.0
-    reading: Any = None  # the vision Reading, for the annotated frame
 
 
 @dataclass(frozen=True)
@@ -48,7 +38,7 @@ class _Learn:
 
 
 PROFILE_FILE = "dice_profile.npz"
-MODEL_FILE = "dice_model.onnx"  # the table's own network, retrained on the profile (vision/table_model.py)
+MODEL_FILE = "dice_model.onnx"  # the table's own network, retrained on the profile (vision/retrain_job.py)
 
 
 class Rig:
@@ -138,7 +128,7 @@ class Rig:
         if source == "none":
             self.parts["camera"] = "none (manual entry)"
             return
-        from companion.vision.table_profile import TableProfile
+        from companion.vision.profile_store import TableProfile
         from companion.watcher import CameraWatcher
 
         # The table's own dice, learnt from the rolls it confirms (see ``_learn``).
@@ -288,7 +278,7 @@ class Rig:
         return self.reread()
 
     def _reader(self) -> Any:
-        """The table's own network once it has one (``vision/table_model.py``), else the shipped one."""
+        """The table's own network once it has one (``vision/retrain_job.py``), else the shipped one."""
         if self.table_model is not None:
             return self.table_model.reader()
         from companion.vision.reader import default_reader
@@ -458,18 +448,18 @@ class Rig:
     def _table_profile(self) -> Any:
         with self._profile_lock:
             if self.profile is None:
-                from companion.vision.table_profile import TableProfile
+                from companion.vision.profile_store import TableProfile
 
                 self.profile = TableProfile(self.profile_path)
                 self.table_model = self._new_table_model()
             return self.profile
 
     def _new_table_model(self) -> Any:
-        from companion.vision.table_model import TableModel
+        from companion.vision.retrain_job import TableModel
 
         # [camera] retrain = true lets the table retrain the network on its dice (needs the 'train' extra).
         # Off by default: on dice it never saw the table's model reads more of them right but answers more
-        # of them wrongly with confidence (docs/vision.md, sixteenth round).
+        # of them wrongly with confidence (docs/log/vision-rounds.md, sixteenth round).
         enabled = None if bool(self.config.camera.get("retrain", False)) else False
         return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled, on_change=self._calibration_changed)
 

@@ -8,6 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Speed is measured by benchmarks, not by tests: on a shared 2-core machine (or under arm64 emulation) a
+# property example may take longer than Hypothesis's default 200 ms deadline for reasons not its own.
+settings.register_profile("companion", deadline=None)
+settings.load_profile("companion")
 
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")  # before any gpiozero device is built
 

@@ -13,7 +13,7 @@ from companion.games.base import RuleViolation
 from companion.rig import PROFILE_FILE, Rig
 from companion.session import Table
 from companion.vision import FACES as FACES_ALL
-from companion.vision.profile import Profile
+from companion.vision.profile_adapt import Profile
 from companion.vision.render import RenderDie
 
 FACES = (1, 2, 3, 4, 5, "worm", "worm", 3)

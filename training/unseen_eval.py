@@ -30,10 +30,10 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from companion.vision import reader as reader_module  # noqa: E402
-from companion.vision.calibrate import build_profile  # noqa: E402
 from companion.vision.classifier import FaceClassifier  # noqa: E402
 from companion.vision.evaluate import Score, iterate  # noqa: E402
-from companion.vision.profile import Profile  # noqa: E402
+from companion.vision.profile_adapt import Profile  # noqa: E402
+from companion.vision.profile_build import build_profile  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
 

@@ -1,18 +1,30 @@
 """Dice vision: find dice in a camera frame, read their top faces, learn the table's own dice.
 
-Modules, one job each:
+Modules, one job each, in the order a frame meets them (camera -> reader -> rig -> session):
 
-- ``render``: a synthetic dice-tray renderer (mock camera, edge-case tests, symbol faces).
-- ``segment``: classical die finding (background model, colour and edge cues).
-- ``pips``: classical pip counting on one die crop.
+- ``exposure``: brightens a dim frame before anything looks at it.
+- ``segment``: classical die finding (tray model, colour and detail cues) -> die-sized windows.
+- ``crops``: cutting the fixed-size patches the classifier and the profile use.
+- ``classifier``: the small face classifier run by ``cv2.dnn`` from the shipped ONNX file.
+- ``pips``: classical pip counting on one die, the classifier's second witness.
 - ``colour``: die body colour names.
-- ``classifier``: the small face classifier run by ``cv2.dnn`` from a shipped ONNX file.
-- ``profile``: labelled crops of the table's own dice and nearest-neighbour adaptation.
+- ``order``: fast medians and percentiles for the above.
 - ``reader``: ``read_dice(frame)`` combines the above into a ``Reading``.
-- ``settle``: report a reading only once the dice have stopped moving.
-- ``tray``: printable ArUco tray sheet and perspective correction.
+- ``settle``: one reading per roll, once the dice have stopped moving.
 - ``annotate``: the annotated view the tablet shows.
-- ``evaluate``: scoring against YOLO labels (``companion dice eval``).
+- ``tray``: printable ArUco tray sheet and perspective correction.
+
+Learning the table's own dice:
+
+- ``profile_adapt``: the ``Profile`` (confirmed dice as labelled patches) and the classifier's last
+  layer retrained on it.
+- ``profile_build``: patches for a profile from labelled photos or one confirmed die at a time.
+- ``profile_store``: the daemon's profile file, grown from every roll the table confirms.
+- ``retrain_network``: the whole network retrained deeper on a grown profile (torch, offline).
+- ``retrain_job``: which model the daemon reads with, and the background job that runs the above.
+
+Tools: ``render`` (synthetic dice-tray frames: mock camera, edge cases, symbol faces), ``evaluate``
+(scoring against YOLO labels, ``companion dice eval``) and ``cli`` (``companion dice ...``).
 """
 
 COLOURS: tuple[str, ...] = ("white", "black", "red", "blue", "green", "yellow", "other")

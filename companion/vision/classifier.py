@@ -42,7 +42,7 @@ class FaceClassifier:
         self.patch: int = int(meta["patch"])
         self.temperature: float = float(meta.get("temperature", 1.0))
         head = meta.get("head")
-        # The last layer's weights, so a profile can retrain it (see ``profile.Profile.adapt``).
+        # The last layer's weights, so a profile can retrain it (see ``profile_adapt.Profile.adapt``).
         self.head: tuple[np.ndarray, np.ndarray] | None = None
         if head is not None:
             self.head = (np.array(head["weight"], np.float32), np.array(head["bias"], np.float32))

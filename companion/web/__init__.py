@@ -32,6 +32,9 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish)
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices}
+    # Every sentence in a template goes through _() and ngettext() (English for now; the catalogues of
+    # other languages plug in here).
+    app.jinja_env.globals.update(_=_identity, ngettext=_ngettext_identity)
     app.register_blueprint(api)
     app.register_blueprint(pages)
 
@@ -42,3 +45,11 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
         return response
 
     return app
+
+
+def _identity(text: str, **values: Any) -> str:
+    return text.format(**values) if values else text
+
+
+def _ngettext_identity(one: str, many: str, n: int, **values: Any) -> str:
+    return (one if n == 1 else many).format(n=n, **values)

@@ -51,7 +51,8 @@ def api_error(exc: ApiError) -> Any:
 
 @api.errorhandler(MalformedAction)
 def malformed(exc: MalformedAction) -> Any:
-    return jsonify(error=str(exc)), 400
+    # ``kind`` lets the tablet put a sentence for the players in place of the field-level detail
+    return jsonify(error=str(exc), kind="malformed"), 400
 
 
 @api.errorhandler(RuleViolation)
@@ -160,6 +161,34 @@ def export_game(game_id: int) -> Any:
         mimetype="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+@api.get("/games/<int:game_id>/history")
+def game_history(game_id: int) -> Any:
+    """The whole game for the history, results and chart: every entry (undone ones marked), scores."""
+    from companion.web.history import game_history as story
+
+    row = table().journal.game(game_id)
+    if row is None:
+        raise ApiError(404, f"There is no game number {game_id}.")
+    awaiting = table().awaiting()
+    entries = list(table().journal.entries(game_id))
+    if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
+        # secret choices made so far would show in the story: it stops before the first of them
+        timeline = table().timeline
+        entries = _before_secret(entries, timeline.steps if timeline is not None else [])
+    return jsonify(story(row, entries))
+
+
+def _before_secret(entries: list[dict[str, Any]], steps: list[Any]) -> list[dict[str, Any]]:
+    """The entries up to the open secret choice (the choices already made stay hidden)."""
+    hidden = sum(1 for step in reversed(steps) if step.entry.get("action", {}).get("type") == "choose")
+    kept = list(entries)
+    while hidden and kept:
+        if kept[-1].get("action", {}).get("type") == "choose":
+            hidden -= 1
+        kept.pop()
+    return kept
 
 
 @api.post("/games/import")

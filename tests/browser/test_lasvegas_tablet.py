@@ -63,11 +63,17 @@ def test_a_round_with_camera_rolls(page: Any, companion: tuple[str, Table]) -> N
             first.click()
         wait_until(lambda n=inputs: table.view()["game"]["inputs"] > n)
     assert rolls >= 3
-    expect(page.get_by_test_id("payout")).to_contain_text("Casino 1")
+    # the round's payout stays on screen until the table dismisses it
+    summary = page.get_by_test_id("summary")
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text("Round 1 paid out")
+    page.get_by_test_id("summary-close").click()
+    expect(summary).to_be_hidden()
     payout = table.view()["game"]["scoreboard"]["payout"]
     assert payout["round"] == 1
-    # money stays face down until a player peeks
+    # money stays face down until a player peeks: the strip shows how many notes, then the sum
+    player = table.view()["game"]["scoreboard"]["players"][0]
     money = page.get_by_test_id("money-0")
-    expect(money).not_to_contain_text(",")
-    money.get_by_role("button", name="Peek").click()
-    expect(money).to_contain_text("notes)")
+    expect(money).to_have_text(str(player["note_count"]))
+    page.get_by_test_id("peek-0").click()
+    expect(money).to_have_text(f"{player['money'] // 1000}k")

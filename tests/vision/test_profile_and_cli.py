@@ -5,10 +5,10 @@ import json
 import numpy as np
 
 from companion.cli import main
-from companion.vision.calibrate import build_profile
 from companion.vision.crops import patch
 from companion.vision.evaluate import iterate
-from companion.vision.profile import PRIOR_PATCHES, Profile, _retrain_head
+from companion.vision.profile_adapt import PRIOR_PATCHES, Profile, _retrain_head
+from companion.vision.profile_build import build_profile
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -131,6 +131,38 @@ def test_cli_faces_bound_the_reading_and_bad_faces_are_refused(tmp_path, capsys)
     with pytest.raises(SystemExit):
         main(["dice", "read", image, "--faces", "7"])
     assert "not a face" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["dice", "read", image, "--faces", "2", "2"])
+    assert "given twice" in capsys.readouterr().err
+
+
+def test_cli_faces_before_the_photos_do_not_swallow_them(tmp_path, capsys):
+    import cv2
+
+    frame, _ = render_dice([RenderDie("worm", "white"), RenderDie(6, "white"), RenderDie(6, "white"),
+                            RenderDie(6, "white"), RenderDie(2, "white")], seed=3, die_size=50)
+    image = str(tmp_path / "skull_on_the_1.png")
+    cv2.imwrite(image, frame)
+    second = str(tmp_path / "again.png")
+    cv2.imwrite(second, frame)
+    # --faces first, a symbol on the 1 ("symbol" names the symbol face too), the photos after it
+    assert main(["dice", "read", "--faces", "symbol", "2", "3", "4", "5", "6", image, second, "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == [image, second]
+    assert sorted(str(d["value"]) for d in lines[0]["dice"]) == ["2", "6", "6", "6", "worm"]
+    # photos on both sides of --faces
+    assert main(["dice", "read", image, "--faces", "worm", "2", "3", "4", "5", "6", second]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["dice", "read", "--faces", "1", "2"]) == 2  # no photo at all
+    assert "at least one image" in capsys.readouterr().err
+
+
+def test_cli_eval_takes_its_folder_after_faces(fixtures, capsys):
+    data = fixtures / "matteop65-webcam"
+    stems = sorted(p.stem for p in (data / "images").iterdir())
+    assert main(["dice", "eval", "--faces", "1", "2", "3", "4", "5", "6", str(data), "--json",
+                 "--skip", *stems[1:]]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 1
 
 
 def test_two_patches_of_one_die_count_once(tmp_path):
@@ -145,8 +177,8 @@ def test_two_patches_of_one_die_count_once(tmp_path):
 
 
 def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader, tmp_path, monkeypatch):
-    from companion.vision import table_profile
-    from companion.vision.table_profile import TableProfile
+    from companion.vision import profile_store
+    from companion.vision.profile_store import TableProfile
 
     path = tmp_path / "dice_profile.npz"
     path.write_bytes(b"not a profile")  # a power cut in the middle of an older version's write
@@ -156,7 +188,7 @@ def test_table_profile_survives_a_damaged_file_and_keeps_the_latest_dice(reader,
     reading = reader.read(frame)
     assert len(reading.dice) == 3
     faces = [d.value for d in reading.dice]
-    monkeypatch.setattr(table_profile, "MAX_PATCHES", 7)
+    monkeypatch.setattr(profile_store, "MAX_PATCHES", 7)
     assert kept.learn(reader, frame, reading, faces) == 3
     assert kept.learn(reader, frame, reading, faces) == 3
     assert kept.learn(reader, frame, reading, faces[:2]) == 0  # not the reading's dice: nothing learnt
@@ -176,8 +208,8 @@ def test_a_whole_set_in_view_teaches_the_rest_of_the_tray_as_not_a_die(reader, t
     as "not a die"; a game's roll (dice set aside may lie in view) teaches no background."""
     import cv2
 
-    from companion.vision.calibrate import MAX_BACKGROUND_PER_IMAGE, NOT_A_DIE
-    from companion.vision.table_profile import TableProfile
+    from companion.vision.profile_build import MAX_BACKGROUND_PER_IMAGE, NOT_A_DIE
+    from companion.vision.profile_store import TableProfile
 
     frame, drawn = render_dice([RenderDie(f, "white") for f in (3, 6)], seed=5, die_size=50)
     assert all(np.hypot(d.center[0] - 100, d.center[1] - 400) > 150 for d in drawn)

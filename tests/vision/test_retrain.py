@@ -1,4 +1,8 @@
-"""The table's own network: deeper retraining on a grown profile, and the daemon's background job."""
+"""The table's own network: deeper retraining on a grown profile, and the daemon's background job.
+
+The tests marked ``train`` retrain with torch (the ``train`` extra): ``scripts/test-train`` runs them,
+and without torch they skip. The rest (the job, the model file, the rig) need no torch and run in
+``scripts/test``."""
 
 from __future__ import annotations
 
@@ -15,10 +19,10 @@ import pytest
 
 from companion.vision.classifier import DEFAULT_MODEL, FaceClassifier
 from companion.vision.crops import patch
-from companion.vision.profile import Profile
+from companion.vision.profile_adapt import Profile
 from companion.vision.reader import DiceReader, default_reader
 from companion.vision.render import RenderDie, render_dice
-from companion.vision.table_model import TableModel
+from companion.vision.retrain_job import TableModel
 
 
 def odd_dice_profile(frames: int, seed0: int = 0) -> Profile:
@@ -35,9 +39,10 @@ def odd_dice_profile(frames: int, seed0: int = 0) -> Profile:
     return profile
 
 
+@pytest.mark.train
 def test_deeper_retraining_fits_the_tables_dice_and_keeps_the_offsets(tmp_path):
     torch = pytest.importorskip("torch")
-    from companion.vision import retrain
+    from companion.vision import retrain_network as retrain
 
     torch.manual_seed(0)
     profile = odd_dice_profile(8)
@@ -61,9 +66,10 @@ def test_deeper_retraining_fits_the_tables_dice_and_keeps_the_offsets(tmp_path):
     assert meta["retrained"]["crc32"] == zlib.crc32((tmp_path / "table.onnx").read_bytes())
 
 
+@pytest.mark.train
 def test_the_check_keeps_the_shipped_network_unless_the_newest_dice_read_better(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from companion.vision import retrain
+    from companion.vision import retrain_network as retrain
 
     small = odd_dice_profile(2)
     verdict = retrain.retrain(small, tmp_path / "t.onnx", steps=10)
@@ -78,6 +84,7 @@ def test_the_check_keeps_the_shipped_network_unless_the_newest_dice_read_better(
     assert json.loads((tmp_path / "t.json").read_text())["retrained"]["patches"] == len(grown)
 
 
+@pytest.mark.train
 def test_cli_retrain_says_why_nothing_was_written(tmp_path, capsys):
     pytest.importorskip("torch")
     from companion.cli import main
@@ -162,13 +169,16 @@ def test_a_declined_or_forgotten_retraining_leaves_no_model(tmp_path):
 
 
 def test_the_daemon_never_loads_torch():
-    code = ("import sys, companion.daemon, companion.rig, companion.vision.table_model, companion.vision.reader;"
+    code = ("import sys, companion.daemon, companion.rig, companion.vision.retrain_job, companion.vision.reader;"
             "sys.exit('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
-def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table, config, tmp_path):
+def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table, config, tmp_path, monkeypatch):
     from companion.rig import MODEL_FILE, Rig, camera_problems
+    from companion.vision import retrain_job
+
+    monkeypatch.setattr(retrain_job, "can_retrain", lambda: True)  # the rig's wiring, whether or not torch is here
 
     config.camera["retrain"] = True
     rig = Rig(table, config, mock=True, seed=5)

@@ -37,7 +37,7 @@ async function refresh() {
     rows(document.getElementById("system"), data.system);
     const img = document.getElementById("frame");
     const next = new Image();
-    next.onload = () => { img.src = next.src; document.getElementById("frame-note").textContent = ""; };
+    next.onload = () => { img.src = next.src; img.hidden = false; document.getElementById("frame-note").textContent = ""; };
     next.onerror = () => { document.getElementById("frame-note").textContent = "No frame from the camera yet."; };
     next.src = `/api/camera/frame.jpg?t=${Date.now()}`;
   } catch (e) { /* the daemon is restarting: try again on the next tick */ }

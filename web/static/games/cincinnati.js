@@ -1,78 +1,114 @@
-// Cincinnati board: tables A, B, C with their cards, each player's throw, money and chips, the duel.
+// Cincinnati board: tables A, B, C with their cards, each player's throw, the duel; scores in the strip.
 "use strict";
-(window.GameViews || (window.GameViews = {})).cincinnati = {
-  title: "Cincinnati",
-  options: [
-    { key: "virtual_deck", type: "bool", label: "The companion turns the cards", hint: "(no physical deck needed)" },
-  ],
-  render(sb, el, game) {
-    const h = window.h;
-    const money = (v) => v.toLocaleString("en-US");
-    const die = (f) => h("span", "die", String(f));
+(function () {
+  const MONEY = [35000, 30000, 25000, 20000, 15000];
+  const k = (v) => `${v / 1000}k`;
+  const standing = (p) => [p.score, ...MONEY.map((v) => p.cards.filter((c) => c === v).length)];
+  const cmp = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i] - a[i]; return 0; };
 
-    const head = h("div", "lv-head");
-    head.append(h("b", "", `Round ${sb.round} of ${sb.rounds}`),
-      h("span", "muted", ` · ${sb.deck.to_reveal} cards to come · chips in the supply ${sb.supply}`));
-    if (sb.throw) {
-      const t = sb.throw;
-      head.append(h("div", "muted", t.chip ? "Chip throws" : `Throw ${t.number} of ${t.of}`));
-    }
+  (window.GameViews || (window.GameViews = {})).cincinnati = {
+    title: "Cincinnati",
+    options: [
+      { key: "virtual_deck", type: "bool", label: _("The companion turns the cards"), hint: _("(no physical deck needed)") },
+    ],
+    colours: ["red", "blue", "green", "yellow", "purple", "orange", "black", "white"],
+    scoreName: _("Money with chips ($1,000s)"),
+    formatScore: (v) => k(v),
+    cardLabel: (v) => (typeof v === "number" ? k(v) : v === "duel" ? _("Duel") : _("2 chips")),
+    scores(sb) {
+      return sb.players.map((p, i) => ({
+        values: [{ text: k(p.score), unit: ngettext("with {n} chip", "with {n} chips", p.chips), testid: `score-${i}` }],
+        detail: [
+          p.table ? _("at table {t}", { t: p.table }) : p.chosen ? _("has chosen") : "",
+          p.duel_cards ? ngettext("{n} duel card", "{n} duel cards", p.duel_cards) : "",
+        ].filter(Boolean).join(" · "),
+      }));
+    },
+    // money with chips; a tie goes to whoever holds more of the biggest money cards
+    rank(sb) {
+      return sb.players.map((p, seat) => ({ seat, p, s: standing(p) }))
+        .sort((a, b) => cmp(a.s, b.s))
+        .map(({ seat, p, s }, i, all) => {
+          const tied = all.some((o) => o.seat !== seat && o.p.score === p.score);
+          return {
+            seat,
+            key: s.join(":"),
+            main: `$${p.score.toLocaleString("en-US")}`,
+            tiebreak: tied ? _("tie on money: cards of 35k, 30k…: {cards}", { cards: s.slice(1).join(", ") }) : "",
+          };
+        });
+    },
+    summary(sb) {
+      if (!sb.cleared || !sb.cleared.length) return null;
+      const h = window.h;
+      return {
+        key: `cleared:${sb.round}:${sb.cleared.length}`,
+        title: _("Round {n}: tables cleared", { n: sb.round }),
+        build: () => sb.cleared.map((c) => {
+          const line = h("div", "summary-line");
+          line.append(h("b", "", _("Table {t}", { t: c.table })), " ", c.text);
+          return line;
+        }),
+      };
+    },
+    render(sb, el) {
+      const h = window.h;
+      const die = (f) => h("span", "die", String(f));
 
-    const tables = h("div", "ci-tables");
-    tables.dataset.testid = "tables";
-    for (const t of sb.tables) {
-      const box = h("div", "ci-table");
-      box.dataset.testid = `table-${t.table}`;
-      box.append(h("div", "casino-number", t.table), h("div", "muted", t.name));
-      const cards = h("div", "notes");
-      for (const label of t.labels) cards.append(h("span", "note", label));
-      box.append(cards);
-      if (t.players && t.players.length) {
-        box.append(h("div", "ci-at", t.players.map((i) => sb.players[i].name).join(", ")));
+      const head = h("div", "lv-head");
+      head.append(h("b", "", _("Round {n} of {of}", { n: sb.round, of: sb.rounds })),
+        h("span", "muted", " · " + ngettext("{n} card to come", "{n} cards to come", sb.deck.to_reveal)
+          + " · " + ngettext("{n} chip in the supply", "{n} chips in the supply", sb.supply)));
+      if (sb.throw) {
+        const t = sb.throw;
+        head.append(h("span", "muted", " · " + (t.chip ? _("Chip throws") : _("Throw {n} of {of}", { n: t.number, of: t.of }))));
       }
-      tables.append(box);
-    }
 
-    const players = h("div", "players");
-    sb.players.forEach((p, i) => {
-      const card = h("div", "player" + (p.to_throw ? " current" : ""));
-      card.dataset.testid = `player-${i}`;
-      card.append(h("div", "name", p.name + (p.table ? ` · table ${p.table}` : p.chosen ? " · chosen" : "")));
-      const dice = h("div", "roll");
-      if (p.dice && p.dice.length) dice.append(...p.dice.map(die));
-      else dice.append(h("span", "muted", "—"));
-      card.append(dice);
-      if (p.result) card.append(h("div", p.meets ? "ci-meets" : "score", p.result + (p.meets ? " ✓" : "")));
-      const cash = h("div", "cash", `${money(p.money)} + ${p.chips} chips = ${money(p.score)}`);
-      cash.dataset.testid = `score-${i}`;
-      card.append(cash);
-      if (p.duel_cards) card.append(h("div", "score", `${p.duel_cards} duel card${p.duel_cards > 1 ? "s" : ""}`));
-      players.append(card);
-    });
+      const tables = h("div", "ci-tables");
+      tables.dataset.testid = "tables";
+      for (const t of sb.tables) {
+        const box = h("div", "ci-table");
+        box.dataset.testid = `table-${t.table}`;
+        box.append(h("div", "casino-number", t.table), h("div", "muted", t.name));
+        const cards = h("div", "notes");
+        for (const label of t.labels) cards.append(h("span", "note", label));
+        box.append(cards);
+        if (t.players && t.players.length) {
+          box.append(h("div", "ci-at", t.players.map((i) => sb.players[i].name).join(", ")));
+        }
+        tables.append(box);
+      }
 
-    const parts = [head, tables, players];
-    if (sb.duel) {
-      const d = h("div", "payout");
-      d.dataset.testid = "duel";
-      const duel = sb.duel;
-      d.append(h("h2", "", duel.table ? `Tie-break duel for table ${duel.table}` : "Duel"));
-      duel.order.forEach((seat, k) => {
-        const row = h("div", "roll");
-        const who = h("span", "label", sb.players[seat].name);
-        row.append(who, ...(duel.dice[k] || []).map(die));
-        if (duel.hands[k]) row.append(h("span", "muted", ` ${duel.hands[k]}`));
-        if (seat === duel.current) row.classList.add("ci-meets");
-        d.append(row);
+      const throws = h("div", "ci-throws");
+      sb.players.forEach((p, i) => {
+        const row = h("div", "ci-throw" + (p.to_throw ? " current" : ""));
+        row.dataset.testid = `player-${i}`;
+        row.append(h("span", "ci-name", p.name));
+        const dice = h("span", "roll");
+        if (p.dice && p.dice.length) dice.append(...p.dice.map(die));
+        else dice.append(h("span", "muted", "—"));
+        row.append(dice);
+        if (p.result) row.append(h("span", p.meets ? "ci-meets" : "muted", p.result + (p.meets ? " ✓" : "")));
+        throws.append(row);
       });
-      d.append(h("div", "muted", duel.chip_throws ? "Chip throws" : `Throw ${duel.throw}`));
-      parts.push(d);
-    }
-    if (sb.cleared && sb.cleared.length) {
-      const c = h("div", "payout");
-      c.append(h("h2", "", "Tables cleared this round"));
-      for (const line of sb.cleared) c.append(h("div", "", line.text));
-      parts.push(c);
-    }
-    el.replaceChildren(...parts);
-  },
-};
+
+      const parts = [head, tables, throws];
+      if (sb.duel) {
+        const d = h("div", "payout");
+        d.dataset.testid = "duel";
+        const duel = sb.duel;
+        d.append(h("h2", "", duel.table ? _("Tie-break duel for table {t}", { t: duel.table }) : _("Duel")));
+        duel.order.forEach((seat, n) => {
+          const row = h("div", "roll");
+          row.append(h("span", "label", sb.players[seat].name), ...(duel.dice[n] || []).map(die));
+          if (duel.hands[n]) row.append(h("span", "muted", ` ${duel.hands[n]}`));
+          if (seat === duel.current) row.classList.add("ci-meets");
+          d.append(row);
+        });
+        d.append(h("div", "muted", duel.chip_throws ? _("Chip throws") : _("Throw {n}", { n: duel.throw })));
+        parts.push(d);
+      }
+      el.replaceChildren(...parts);
+    },
+  };
+})();

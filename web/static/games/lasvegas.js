@@ -1,85 +1,130 @@
-// Las Vegas (Dorn) board: six casinos with their banknotes and dice, the players, the deck, the payout.
+// Las Vegas (Dorn) board: six casinos with their banknotes and dice, the roll; money in the score strip.
 "use strict";
 (window.GameViews || (window.GameViews = {})).lasvegas = {
   title: "Las Vegas",
   options: [
-    { key: "neutral_dice", type: "bool", label: "Neutral white dice", hint: "(2-4 players)" },
-    { key: "virtual_deck", type: "bool", label: "The companion draws the banknotes", hint: "(no physical deck needed)" },
-    { key: "money_open", type: "bool", label: "Show everyone's money", hint: "(the rules keep it face down)" },
+    { key: "neutral_dice", type: "bool", label: _("Neutral white dice"), hint: _("(2-4 players)") },
+    { key: "virtual_deck", type: "bool", label: _("The companion draws the banknotes"), hint: _("(no physical deck needed)") },
+    { key: "money_open", type: "bool", label: _("Show everyone's money"), hint: _("(the rules keep it face down)") },
   ],
+  colours: ["red", "blue", "green", "yellow", "black"],
+  colourOption: true,
+  scoreName: _("Money ($1,000s)"),
+  formatScore: (v) => `${Math.round(v / 1000)}k`,
   peeking: new Set(),
+  cardLabel: (v) => `${v / 1000}k`,
+  scores(sb, g) {
+    const self = this;
+    return sb.players.map((p, i) => {
+      const shown = !sb.money_hidden || self.peeking.has(i);
+      const dice = sb.neutral_dice
+        ? _("{own} dice + {white} white left", { own: p.dice_left, white: p.white_left })
+        : ngettext("{n} die left", "{n} dice left", p.dice_left);
+      const row = {
+        values: shown
+          ? [{ text: `${p.money / 1000}k`, unit: ngettext("{n} note", "{n} notes", p.note_count), testid: `money-${i}` }]
+          : [{ text: String(p.note_count), unit: ngettext("note", "notes", p.note_count), testid: `money-${i}` }],
+        detail: (p.start_player ? _("★ start player · ") : "") + dice,
+      };
+      if (!shown) {
+        const peek = window.h("button", "secondary peek", _("Peek"));
+        peek.type = "button";
+        peek.dataset.testid = `peek-${i}`;
+        peek.onclick = () => {
+          self.peeking.add(i);
+          window.rerender();
+          setTimeout(() => { self.peeking.delete(i); window.rerender(); }, 3000);
+        };
+        row.extra = peek;
+      }
+      return row;
+    });
+  },
+  rank(sb) {
+    return sb.players.map((p, seat) => ({ seat, p }))
+      .sort((a, b) => b.p.money - a.p.money)
+      .map(({ seat, p }, i, all) => ({
+        seat,
+        key: p.money,
+        main: `$${p.money.toLocaleString("en-US")}`,
+        tiebreak: all.some((o) => o.seat !== seat && o.p.money === p.money) ? _("tied: they share the place") : "",
+      }));
+  },
+  // the round's payout: a card that stays until the table dismisses it
+  summary(sb) {
+    if (!sb.payout) return null;
+    const h = window.h;
+    return {
+      key: `payout:${sb.payout.round}`,
+      title: _("Round {n} paid out", { n: sb.payout.round }),
+      build: () => {
+        const table = h("table", "summary-table");
+        const head = h("tr");
+        head.append(h("th", "", _("Casino")), h("th", "", _("Paid")), h("th", "", _("Tied, knocked out")));
+        table.append(head);
+        for (const c of sb.payout.casinos) {
+          const tr = h("tr");
+          tr.append(h("th", "", String(c.casino)));
+          const paid = h("td");
+          const got = c.paid.filter((p) => p.note !== null);
+          if (!got.length) paid.append(h("span", "muted", "—"));
+          for (const p of got) {
+            const line = h("div", "paid-line");
+            line.append(h("span", `die mini ${p.colour}`, ""), ` ${p.name}: $${p.note.toLocaleString("en-US")}`);
+            paid.append(line);
+          }
+          const ties = h("td");
+          if (!c.ties.length) ties.append(h("span", "muted", "—"));
+          for (const t of c.ties) {
+            ties.append(h("div", "", _("{names} (with {n} each)", { names: t.players.map((p) => p.name).join(", "), n: t.dice })));
+          }
+          tr.append(paid, ties);
+          table.append(tr);
+        }
+        return [table];
+      },
+    };
+  },
   render(sb, el, game) {
     const h = window.h;
-    const money = (v) => v.toLocaleString("en-US");
-    const self = this;
-
+    const money = (v) => `$${v.toLocaleString("en-US")}`;
     const head = h("div", "lv-head");
-    head.append(h("b", "", `Round ${sb.round} of ${sb.rounds}`),
-      h("span", "muted", ` · deck ${sb.deck.count} notes · under the deck ${sb.under.count}`));
+    head.append(h("b", "", _("Round {n} of {of}", { n: sb.round, of: sb.rounds })),
+      h("span", "muted", " · " + _("deck: {n} · under the deck: {under}", {
+        n: ngettext("{n} note", "{n} notes", sb.deck.count), under: sb.under.count })));
 
     const casinos = h("div", "casinos");
     casinos.dataset.testid = "casinos";
+    const placing = sb.roll ? new Set(sb.roll.by_face.map((p) => p.face)) : new Set();
     for (const c of sb.casinos) {
-      const box = h("div", "casino");
+      const box = h("div", "casino" + (placing.has(c.number) ? " can-place" : ""));
       box.dataset.testid = `casino-${c.number}`;
       box.append(h("div", "casino-number", String(c.number)));
       const notes = h("div", "notes");
       for (const n of c.notes) {
         const note = h("span", "note", `${n / 1000}k`);
-        note.title = money(n);
+        note.setAttribute("aria-label", money(n));
         notes.append(note);
       }
       box.append(notes);
       const dice = h("div", "casino-dice");
       for (const d of c.dice) {
         const chip = h("span", `die ${d.colour}`, String(d.count));
-        chip.title = `${d.name}: ${d.count} dice`;
-        dice.append(chip);
+        chip.setAttribute("aria-label", ngettext("{name}: {n} die", "{name}: {n} dice", d.count, { name: d.name }));
+        const who = h("span", "casino-die");
+        who.append(chip, h("span", "die-owner", d.name.slice(0, 3)));
+        dice.append(who);
       }
       box.append(dice);
       casinos.append(box);
     }
 
-    const roll = h("div", "roll");
+    const parts = [head, casinos];
     if (sb.roll) {
-      roll.append(h("span", "label", "Roll"));
+      const roll = h("div", "roll");
+      roll.append(h("span", "label", _("Roll")));
       for (const d of sb.roll.dice) roll.append(h("span", `die ${d.colour}`, String(d.face)));
-    }
-
-    const players = h("div", "players");
-    sb.players.forEach((p, i) => {
-      const card = h("div", "player" + (p.to_play ? " current" : ""));
-      card.dataset.testid = `player-${i}`;
-      const name = h("div", "name");
-      name.append(h("span", `die ${p.colour} mini`, ""), ` ${p.name}${p.start_player ? " ★" : ""}`);
-      card.append(name);
-      card.append(h("div", "score", `${p.dice_left} dice` + (sb.neutral_dice ? ` + ${p.white_left} white` : "")));
-      const cash = h("div", "cash");
-      cash.dataset.testid = `money-${i}`;
-      if (!sb.money_hidden || self.peeking.has(i)) {
-        cash.textContent = `${money(p.money)} (${p.note_count} notes)`;
-      } else {
-        cash.textContent = `${p.note_count} notes`;
-        const peek = h("button", "secondary peek", "Peek");
-        peek.type = "button";
-        peek.onclick = () => {
-          self.peeking.add(i);
-          self.render(sb, el, game);
-          setTimeout(() => { self.peeking.delete(i); self.render(sb, el, game); }, 3000);
-        };
-        cash.append(" ", peek);
-      }
-      card.append(cash);
-      players.append(card);
-    });
-
-    const parts = [head, casinos, roll, players];
-    if (sb.payout) {
-      const pay = h("div", "payout");
-      pay.dataset.testid = "payout";
-      pay.append(h("h2", "", `Payout, round ${sb.payout.round}`));
-      for (const line of sb.payout.lines) pay.append(h("div", "", line));
-      parts.push(pay);
+      parts.push(roll);
     }
     el.replaceChildren(...parts);
   },

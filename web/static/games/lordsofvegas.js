@@ -14,14 +14,46 @@
   }
   const ROW = { ...place(LEFT), ...place(RIGHT) };
   const COL = { A: 0, C: 0, E: 0, B: 4, D: 4, F: 4 };
+  const CSS = { blue: "#1e88e5", green: "#43a047", red: "#e53935", yellow: "#fdd835", purple: "#7e57c2", orange: "#fb8c00", black: "#222", white: "#fff" };
 
   (window.GameViews || (window.GameViews = {})).lordsofvegas = {
     title: "Lords of Vegas",
     options: [
-      { key: "lay_off", type: "bool", label: "Gamble lay-off", hint: "(the boss covers half a bet, the bank the rest)" },
-      { key: "virtual_deck", type: "bool", label: "The companion draws the cards", hint: "(no physical deck needed)" },
+      { key: "lay_off", type: "bool", label: _("Gamble lay-off"), hint: _("(the boss covers half a bet, the bank the rest)") },
+      { key: "virtual_deck", type: "bool", label: _("The companion draws the cards"), hint: _("(no physical deck needed)") },
     ],
+    colours: ["blue", "green", "red", "yellow"],
+    colourOption: true,
+    firstByRollOff: true,
+    scoreName: _("Points"),
+    roundName: _("Round"),
     focus: null,
+    cardLabel: (v) => (/^[A-F]\d+$/.test(v) ? v : _("End of Game")),
+    cardGroup: (v) => (/^[A-F]\d+$/.test(v) ? v[0] : "★"),
+    scores(sb) {
+      return sb.players.map((p, i) => ({
+        values: [
+          { text: String(p.points), unit: ngettext("point", "points", p.points), testid: `points-${i}` },
+          { text: `$${p.money}M`, unit: _("money"), testid: `score-${i}` },
+        ],
+        detail: [
+          ngettext("{n} marker left", "{n} markers left", p.markers_left),
+          p.boss_of.length ? _("boss of {casinos}", { casinos: p.boss_of.join(", ") }) : "",
+        ].filter(Boolean).join(" · "),
+      }));
+    },
+    // most points; a tie goes to the one with more money
+    rank(sb) {
+      return sb.players.map((p, seat) => ({ seat, p }))
+        .sort((a, b) => b.p.points - a.p.points || b.p.money - a.p.money)
+        .map(({ seat, p }) => ({
+          seat,
+          key: `${p.points}:${p.money}`,
+          main: ngettext("{n} point", "{n} points", p.points),
+          tiebreak: sb.players.some((o, j) => j !== seat && o.points === p.points)
+            ? _("tie on points: ${m}M in money", { m: p.money }) : "",
+        }));
+    },
     render(sb, el, game) {
       const self = this;
       const h = window.h;
@@ -30,16 +62,19 @@
       for (const c of sb.casinos) for (const lot of c.lots) boss[lot] = c;
 
       const head = h("div", "lv-head");
-      head.append(h("b", "", sb.last_card ? `Drawn: ${sb.last_card.label}` : "No card drawn yet"),
-        h("span", "muted", ` · ${sb.deck.count} cards left`));
+      head.append(h("b", "", sb.last_card ? _("Drawn: {card}", { card: sb.last_card.label }) : _("No card drawn yet")),
+        h("span", "muted", " · " + ngettext("{n} card left", "{n} cards left", sb.deck.count)));
 
+      const marks = window.initials(sb.players.map((p) => p.name));
       const board = h("div", "lov-board");
       board.dataset.testid = "lov-board";
-      const strip = h("div", "lov-strip", "THE STRIP");
+      const strip = h("div", "lov-strip", _("THE STRIP"));
       strip.style.gridColumn = "4";
       strip.style.gridRow = "1 / span 10";
       board.append(strip);
+      const byLot = {};
       for (const lot of sb.lots) {
+        byLot[lot.lot] = lot;
         const block = lot.lot[0];
         const n = parseInt(lot.lot.slice(1), 10) - 1;
         const cell = h("button", "lov-lot");
@@ -48,28 +83,32 @@
         cell.style.gridRow = String(ROW[block] + Math.floor(n / 3));
         cell.style.gridColumn = String(COL[block] + (n % 3) + 1);
         cell.append(h("span", "lov-name", lot.lot));
+        let says = lot.lot;
         if (lot.tile) {
           cell.style.background = TILE[lot.tile.colour] || "#999";
           cell.classList.add("built");
           if (lot.tile.player !== null && lot.tile.player !== undefined) {
             const d = h("span", `die ${colourOf(lot.tile.player)}`, String(lot.tile.value));
-            cell.append(d);
+            cell.append(d, h("span", "lov-owner", marks[lot.tile.player]));
           } else {
-            cell.append(h("span", "muted", "—"));
+            cell.append(h("span", "lov-owner", "—"));
           }
+          says = _("{lot}: {colour} tile", { lot: lot.lot, colour: lot.tile.colour });
           const casino = boss[lot.lot];
           if (casino && casino.boss !== null && casino.boss !== undefined) {
-            cell.style.outline = `0.2rem solid ${colourOf(casino.boss)}`;
-            cell.title = `${casino.company} casino, ${casino.size} tiles, boss ${sb.players[casino.boss].name}`;
+            cell.style.outlineColor = CSS[colourOf(casino.boss)] || "#fff";
+            cell.classList.add("bossed");
           }
         } else {
-          cell.append(h("span", "lov-cost", `$${lot.cost} · ${lot.die}`));
+          cell.append(h("span", "lov-cost", `$${lot.cost}M · ${lot.die}`));
           if (lot.marker !== null && lot.marker !== undefined) {
             cell.classList.add("marked");
-            cell.style.borderColor = colourOf(lot.marker);
-            cell.append(h("span", `die mini ${colourOf(lot.marker)}`, ""));
+            cell.style.borderColor = CSS[colourOf(lot.marker)] || "#fff";
+            cell.append(window.badge(colourOf(lot.marker), marks[lot.marker]));
+            says = _("{lot}: marked by {name}", { lot: lot.lot, name: sb.players[lot.marker].name });
           }
         }
+        cell.setAttribute("aria-label", says);
         if (lot.strip) cell.classList.add("on-strip");
         if (self.focus === lot.lot) cell.classList.add("focused");
         cell.onclick = () => {
@@ -78,21 +117,7 @@
         };
         board.append(cell);
       }
-
-      const players = h("div", "players");
-      sb.players.forEach((p, i) => {
-        const card = h("div", "player" + (p.to_play ? " current" : ""));
-        card.dataset.testid = `player-${i}`;
-        const name = h("div", "name");
-        name.append(h("span", `die ${p.colour} mini`, ""), ` ${p.name}`);
-        card.append(name);
-        const score = h("div", "cash", `${p.points} points · $${p.money}M`);
-        score.dataset.testid = `score-${i}`;
-        card.append(score);
-        card.append(h("div", "score", `${p.markers_left} markers · boss of ${p.boss_of.length ? p.boss_of.join(", ") : "none"}`));
-        players.append(card);
-      });
-      const parts = [head, board, players];
+      const parts = [head, board];
       const send = (action) => window.submitAction && window.submitAction(action);
       const field = (label, input) => { const l = h("label", "lov-field", label); l.append(input); return l; };
       const number = (max) => { const i = h("input"); i.type = "number"; i.min = "0"; if (max) i.max = String(max); i.value = "0"; return i; };
@@ -104,7 +129,7 @@
         form.dataset.testid = "gamble-form";
         const casino = h("select");
         for (const o of bets) {
-          const opt = h("option", "", `${o.action.lot} (up to $${o.action.amount}M)`);
+          const opt = h("option", "", _("{lot} (up to ${amount}M)", { lot: o.action.lot, amount: o.action.amount }));
           opt.value = o.action.lot;
           opt.dataset.max = o.action.amount;
           casino.append(opt);
@@ -113,10 +138,10 @@
         amount.min = "1";
         amount.value = "1";
         casino.onchange = () => { amount.max = casino.selectedOptions[0].dataset.max; };
-        const go = h("button", "primary", "Gamble");
+        const go = h("button", "primary", _("Gamble"));
         go.type = "button";
         go.onclick = () => send({ type: "gamble", lot: casino.value, amount: parseInt(amount.value, 10) });
-        form.append(h("h2", "", "Gamble"), field("Casino ", casino), field(" $M ", amount), go);
+        form.append(h("h2", "", _("Gamble")), field(_("Casino") + " ", casino), field(" " + _("$M") + " ", amount), go);
         parts.push(form);
       }
 
@@ -124,7 +149,7 @@
       if (["draw", "play"].includes(sb.phase)) {
         const form = h("details", "payout lov-form");
         form.dataset.testid = "trade-form";
-        form.append(h("summary", "", "Trade"));
+        form.append(h("summary", "", _("Trade")));
         const seat = () => {
           const sel = h("select");
           sb.players.forEach((p, i) => { const o = h("option", "", p.name); o.value = String(i); sel.append(o); });
@@ -133,9 +158,9 @@
         const a = seat(), b = seat();
         b.value = "1";
         const moneyA = number(), moneyB = number(), lotsA = h("input"), lotsB = h("input"), diceA = h("input"), diceB = h("input");
-        for (const i of [lotsA, lotsB, diceA, diceB]) i.placeholder = "e.g. A1 C5";
+        for (const i of [lotsA, lotsB, diceA, diceB]) i.placeholder = _("e.g. A1 C5");
         const list = (i) => i.value.split(/[\s,]+/).map((x) => x.trim().toUpperCase()).filter(Boolean);
-        const go = h("button", "primary", "Record the trade");
+        const go = h("button", "primary", _("Record the trade"));
         go.type = "button";
         go.onclick = () => send({
           type: "trade", a: parseInt(a.value, 10), b: parseInt(b.value, 10),
@@ -143,16 +168,34 @@
           lots_a: list(lotsA), lots_b: list(lotsB), dice_a: list(diceA), dice_b: list(diceB),
         });
         form.append(
-          h("div", "muted", "Everything changes hands at once; points and tiles cannot be traded."),
-          field("From ", a), field(" gives $M ", moneyA), field(" lots ", lotsA), field(" dice on ", diceA),
-          h("br"), field("To ", b), field(" gives $M ", moneyB), field(" lots ", lotsB), field(" dice on ", diceB),
+          h("div", "muted", _("Everything changes hands at once; points and tiles cannot be traded.")),
+          field(_("From"), a), field(_("gives $M"), moneyA), field(_("lots"), lotsA), field(_("dice on"), diceA),
+          h("br"), field(_("To"), b), field(_("gives $M"), moneyB), field(_("lots"), lotsB), field(_("dice on"), diceB),
           h("div", "row"), go,
         );
         parts.push(form);
       }
-      if (self.focus) {
-        const f = h("div", "muted", `Showing the moves on ${self.focus}; tap it again for all.`);
-        parts.splice(1, 0, f);
+      if (self.focus && byLot[self.focus]) {
+        const lot = byLot[self.focus];
+        const zoom = h("div", "lov-zoom");
+        zoom.dataset.testid = "lot-zoom";
+        zoom.append(h("b", "lov-zoom-name", lot.lot));
+        const facts = [_("costs ${cost}M, die {die}", { cost: lot.cost, die: lot.die })];
+        if (lot.strip) facts.push(_("on the Strip"));
+        if (lot.marker !== null && lot.marker !== undefined) facts.push(_("marked by {name}", { name: sb.players[lot.marker].name }));
+        if (lot.tile) {
+          facts.push(_("{colour} tile", { colour: lot.tile.colour }));
+          if (lot.tile.player !== null && lot.tile.player !== undefined) {
+            facts.push(_("{name}'s die shows {value}", { name: sb.players[lot.tile.player].name, value: lot.tile.value }));
+          }
+          const casino = boss[lot.lot];
+          if (casino) {
+            facts.push(ngettext("casino of {n} tile", "casino of {n} tiles", casino.size));
+            if (casino.boss !== null && casino.boss !== undefined) facts.push(_("boss: {name}", { name: sb.players[casino.boss].name }));
+          }
+        }
+        zoom.append(h("span", "", facts.join(" · ")), h("span", "muted", _("The moves listed are those on this lot; tap it again for all.")));
+        parts.splice(1, 0, zoom);
       }
       el.replaceChildren(...parts);
     },

@@ -1,9 +1,9 @@
 """The table's own network: the face classifier retrained deeper once the profile has grown.
 
-A profile retrains only the classifier's last layer (``profile.Profile.adapt``). For dice the network
+A profile retrains only the classifier's last layer (``profile_adapt.Profile.adapt``). For dice the network
 never saw, that layer cannot separate faces its features do not tell apart: on such dice it stops
 near 85%, while the same network retrained from its second convolution on, on a few hundred
-confirmed dice of the set, reads far more of them (docs/vision.md, "How deep a profile must reach").
+confirmed dice of the set, reads far more of them (docs/log/vision-rounds.md, eleventh and sixteenth rounds).
 On the few dozen dice of a short calibration the deeper retraining only overfits. So it is tried only
 once the profile holds ``MIN_FACES`` confirmed faces, and kept only when it earns its place on the
 table's own dice: fitted on the older part of the profile, it must read the newest part better than
@@ -30,7 +30,7 @@ from onnx import numpy_helper
 from torch.nn import functional
 
 from companion.vision.classifier import DEFAULT_MODEL, FaceClassifier, standardise
-from companion.vision.profile import Profile, _retrain_head
+from companion.vision.profile_adapt import Profile, _retrain_head
 
 MIN_FACES = 100  # confirmed dice (a second view of a die not counted) before deeper retraining is tried;
 # 5 photos hold 15-40
@@ -120,7 +120,7 @@ def fit(base: Network, patches: np.ndarray, labels: np.ndarray, pull: float, *, 
         loss = loss + pull * sum(((w - w0) ** 2).sum() + ((b - b0) ** 2).sum()
                                  for (w, b), (w0, b0) in zip(params, init, strict=True))
         opt.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
+        loss.backward()  # type: ignore[no-untyped-call, unused-ignore]  # typed only with torch installed
         opt.step()
     done = [(w.detach(), b.detach()) for w, b in params]
     return Network(base.convs[:start] + done[:-1], done[-1], base.offset, base.names)

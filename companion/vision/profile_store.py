@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.vision.calibrate import add_background, add_confirmed
-from companion.vision.profile import Profile
+from companion.vision.profile_adapt import Profile
+from companion.vision.profile_build import add_background, add_confirmed
 from companion.vision.reader import DiceReader, Reading
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The table's own network: which reader the daemon uses, and the background job that retrains it.
 
 Once the table has confirmed ``RETRAIN_EVERY`` more dice since the last try, the daemon runs
-``companion dice retrain`` in a child process at the lowest priority (``retrain.py`` says what it does
+``companion dice retrain`` in a child process at the lowest priority (``retrain_network.py`` says what it does
 and when it keeps the result). torch loads only there, never in the daemon. The job writes beside
 the final file; the daemon moves its result into place only if the table has not forgotten its dice
 meanwhile, and the reader picks the new model up on its next read. A model whose metadata does not

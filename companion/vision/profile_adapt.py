@@ -22,7 +22,7 @@ from companion.vision.classifier import FaceClassifier, Scores
 # How strongly the retrained last layer is held to the shipped one: the shipped layer counts as much as
 # PRIOR_PATCHES profile patches, so a small profile moves it less (a pull of 0.9 on the 41 patches of 5
 # webcam photos, of two dice each), but never less than PULL (0.3 from 120 patches on: a weaker pull
-# read fewer dice of a 365-patch profile, docs/vision.md).
+# read fewer dice of a 365-patch profile, docs/log/vision-rounds.md, ninth round).
 PRIOR_PATCHES = 36.0
 PULL = 0.3
 STEPS = 300  # gradient steps when retraining the last layer (milliseconds on a Pi)

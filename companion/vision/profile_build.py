@@ -16,7 +16,7 @@ import numpy as np
 from companion.vision import FACES
 from companion.vision.crops import patch
 from companion.vision.evaluate import LabelledDie
-from companion.vision.profile import Profile
+from companion.vision.profile_adapt import Profile
 from companion.vision.reader import DiceReader, DieReading
 
 NOT_A_DIE = 7
