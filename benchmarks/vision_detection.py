@@ -32,11 +32,11 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision.profile_build import build_profile
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DieDetector
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.evaluate import LabelledDie, Score, iterate
+from companion.vision.profile_build import build_profile
 from companion.vision.reader import UNCERTAIN, DiceReader
 
 ROOT = Path(__file__).resolve().parents[1]
