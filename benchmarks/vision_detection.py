@@ -56,18 +56,19 @@ def group(stem: str) -> str:
 
 
 def score_set(name: str, photos: list[tuple[str, np.ndarray, list[LabelledDie]]], readers: dict[str, DiceReader],
-              detector: DieDetector, profile_photos: list[tuple[np.ndarray, list[LabelledDie]]],
+              detector: DieDetector | None, profile_photos: list[tuple[np.ndarray, list[LabelledDie]]],
               empties: dict[str, EmptyTray] | None) -> dict[str, object]:
     out: dict[str, object] = {}
-    det = DetectionScore()
-    ms = []
-    for _, frame, labels in photos:
-        t = time.perf_counter()
-        found = detector.detect(frame)
-        ms.append((time.perf_counter() - t) * 1000)
-        det.add(labels, [d.box for d in found])
-    print(f"  detector alone        {det.line()}  ({statistics.median(ms):.1f} ms median)", flush=True)
-    out["detector"] = {"recall": det.recall, "precision": det.precision}
+    if detector is not None:
+        det = DetectionScore()
+        ms = []
+        for _, frame, labels in photos:
+            t = time.perf_counter()
+            found = detector.detect(frame)
+            ms.append((time.perf_counter() - t) * 1000)
+            det.add(labels, [d.box for d in found])
+        print(f"  detector alone        {det.line()}  ({statistics.median(ms):.1f} ms median)", flush=True)
+        out["detector"] = {"recall": det.recall, "precision": det.precision}
     runs: list[tuple[str, DiceReader, bool, bool]] = []
     for label, reader in readers.items():
         runs.append((label, reader, False, False))
@@ -134,15 +135,18 @@ def main() -> int:
     ap.add_argument("--part", choices=("test", "dev"), default="test")
     ap.add_argument("--detector", help="another detector (.onnx beside its .json)")
     ap.add_argument("--no-calibration", action="store_true")
-    ap.add_argument("--only-detector", action="store_true", help="score the reader with the detector only")
+    ap.add_argument("--only-detector", action="store_true", help="score only the reader with the detector")
+    ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
     ap.add_argument("--rendered", type=int, default=0)
     ap.add_argument("--json", help="write the numbers here")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
-    detector = DieDetector(args.detector)
-    readers = {"reader with detector": DiceReader(detector=detector)}
+    detector = None if args.no_detector else DieDetector(args.detector)
+    readers: dict[str, DiceReader] = {}
     if not args.only_detector:
-        readers = {"today's reader": DiceReader()} | readers
+        readers["today's reader"] = DiceReader()
+    if detector is not None:
+        readers["reader with detector"] = DiceReader(detector=detector)
     results: dict[str, object] = {}
     for name in args.sets:
         data = Path(args.data) / name
@@ -167,7 +171,9 @@ def main() -> int:
         photos, empties = rendered_hard(args.rendered)
         print(f"rendered hard trays: {len(photos)} frames, {sum(len(lab) for _, _, lab in photos)} dice", flush=True)
         results["rendered"] = score_set("rendered", photos, readers, detector, [], None)
-        det_reader = readers["reader with detector"]
+        det_reader = readers.get("reader with detector")
+        if det_reader is None:
+            return 0
         found_score, faces = DetectionScore(), Score()
         for stem, frame, labels in photos:
             reading = det_reader.read(frame, empty=empties[group(stem)])

@@ -36,10 +36,11 @@ class Detection:
 
 
 def letterbox(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
-    """The frame shrunk (or grown) so its long side is ``side``, padded to a square with its mean colour;
-    and the scale used."""
+    """The frame shrunk so its long side is ``side`` (a smaller frame is not enlarged: a die filling a
+    small crop would be larger than any die in training), padded to a square with its mean colour; and
+    the scale used."""
     h, w = frame.shape[:2]
-    scale = side / max(h, w)
+    scale = min(1.0, side / max(h, w))
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     small = cv2.resize(frame, (nw, nh), interpolation=interp)

@@ -125,7 +125,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--without", choices=SETS, help="leave this whole set out of training (and dev)")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--init", help="start from these weights (a dice_detector.pt); with --steps 0 only export")
+    ap.add_argument("--stop", type=int, help="stop after this many steps of the --steps schedule (default: all)")
+    ap.add_argument("--init", help="start from these weights (a dice_detector.pt saved every 250 steps)")
+    ap.add_argument("--export-only", action="store_true",
+                    help="with --init: export those weights and pick the threshold, no training (the recorded "
+                         "command is then the one that made the weights: give it its --steps and --stop)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -136,7 +140,7 @@ def main() -> int:
     names = [n for n in SETS if n != args.without]
     pools = {n: load_photos(root, n, parts(n)["fit"]) for n in names}
     dev = {n: load_photos(root, n, parts(n)["dev"], cache_side=None) for n in names}
-    rendered = [render_tray(args.seed * 100_000 + i) for i in range(args.rendered if args.steps else 0)]
+    rendered = [render_tray(args.seed * 100_000 + i) for i in range(0 if args.export_only else args.rendered)]
     print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)}"
           f" ({time.time() - t0:.0f} s)", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed)
@@ -150,7 +154,8 @@ def main() -> int:
         opt, lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
     model.train()
     run = {"heat": 0.0, "reg": 0.0}
-    for step in range(1, args.steps + 1):
+    stop = 0 if args.export_only else min(args.stop or args.steps, args.steps)
+    for step in range(1, stop + 1):
         x, heat, reg, mask = sampler.batch(args.batch)
         pred = model(x)
         l_heat = focal(pred[:, 0], heat)
@@ -167,7 +172,7 @@ def main() -> int:
         if step % 50 == 0:
             print(f"step {step} heat {run['heat']:.3f} reg {run['reg']:.3f} lr {sched.get_last_lr()[0]:.5f}"
                   f" ({time.time() - t0:.0f} s)", flush=True)
-        if step % 250 == 0 or step == args.steps:
+        if step % 250 == 0 or step == stop:
             torch.save(model.state_dict(), out / "dice_detector.pt")
     split_hash = hashlib.sha256(SPLIT.read_bytes()).hexdigest()
     sources = {
@@ -179,7 +184,7 @@ def main() -> int:
     command = "nice -n 10 .venv/bin/python -m training.detector.train " + " ".join(
         f"--{k} {v}" for k, v in (("steps", args.steps), ("batch", args.batch), ("size", args.size),
                                   ("rendered", args.rendered), ("lr", args.lr), ("seed", args.seed),
-                                  ("without", args.without), ("init", args.init)) if v is not None)
+                                  ("without", args.without), ("stop", args.stop)) if v is not None)
     meta: dict[str, object] = {
         "input": args.size, "stride": STRIDE, "threshold": 0.3, "outputs": ["heat", "dx", "dy", "log_size"],
         "trained_on": {n: {"photos": len(pools[n]), "licence": sources[n]} for n in names}
@@ -187,7 +192,8 @@ def main() -> int:
         "credit": "Trained in part on the rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0.",
         "left_out": args.without, "split_sha256": split_hash, "command": command,
         "code_licence": "MIT (training/detector/, written for this project; no pretrained weights)",
-        "train_seconds": round(time.time() - t0),
+        "train_seconds": round(time.time() - t0) if not args.export_only else None,
+        "steps_run": stop if not args.export_only else args.stop or args.steps,
     }
     path = export(model, out, args.size, meta)
     detector = DieDetector(path)
