@@ -222,6 +222,12 @@ install_packages() {
 }
 
 create_user() {
+  local group
+  for group in gpio video; do  # Raspberry Pi OS has both; a bare Debian (or a chroot) may lack gpio
+    if ! getent group "$group" >/dev/null 2>&1; then
+      run groupadd --system "$group"
+    fi
+  done
   if id -u "$SERVICE_USER" >/dev/null 2>&1; then
     say "user $SERVICE_USER exists; making sure it is in gpio and video"
     run usermod -a -G gpio,video "$SERVICE_USER"
@@ -323,7 +329,9 @@ set_hostname() {
       else
         run sed -i "1s/.*/$NEW_HOSTNAME/" "$ROOT/etc/hostname"
       fi
-      run sed -i "s/^127\\.0\\.1\\.1[[:space:]].*/127.0.1.1\\t$NEW_HOSTNAME/" "$ROOT/etc/hosts"
+      if exists /etc/hosts; then
+        run sed -i "s/^127\\.0\\.1\\.1[[:space:]].*/127.0.1.1\\t$NEW_HOSTNAME/" "$ROOT/etc/hosts"
+      fi
     fi
   fi
   if systemd_running; then
@@ -362,10 +370,16 @@ install_kiosk() {
 
 uninstall() {
   say "stopping and removing the service"
-  maybe systemctl disable --now companion.service
+  if systemd_running; then
+    maybe systemctl disable --now companion.service
+  else
+    maybe systemctl disable companion.service
+  fi
   run rm -f "$ROOT$UNIT"
-  run systemctl daemon-reload
-  maybe systemctl reset-failed companion.service
+  if systemd_running; then
+    run systemctl daemon-reload
+    maybe systemctl reset-failed companion.service
+  fi
   say "removing $PREFIX, the companion command and the kiosk"
   run rm -rf "$ROOT$PREFIX"
   if [ -L "$ROOT$COMMAND_LINK" ] || [ "$DRY_RUN" -eq 1 ]; then

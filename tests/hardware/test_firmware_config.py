@@ -3,6 +3,7 @@ dry run against a fake root, the kiosk's health gate with stand-in curl and chro
 
 from __future__ import annotations
 
+import grp
 import os
 import shlex
 import shutil
@@ -99,6 +100,7 @@ def fake_pi(tmp_path: Path) -> Path:
     (root / "boot/firmware").mkdir(parents=True)
     (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n')
     (root / "etc/hostname").write_text("raspberrypi\n")
+    (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n")
     (root / "boot/firmware/config.txt").write_text("[all]\ndtparam=audio=on\ncamera_auto_detect=1\n")
     return root
 
@@ -156,6 +158,7 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
         f"+ append to {root}/boot/firmware/config.txt:",
         "    camera_auto_detect=1",
         "+ hostnamectl set-hostname companion",
+        f"127.0.1.1\\tcompanion/' {root}/etc/hosts",
         "http://companion.local",
         f"+ install -D -m 0644 {FIRMWARE}/companion.service {root}/etc/systemd/system/companion.service",
         "+ systemctl daemon-reload\n+ systemctl enable companion.service\n+ systemctl restart companion.service",
@@ -167,6 +170,8 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
         assert line in out, line
     assert "setcap" not in out
     assert "apt has python3-picamera2 python3-lgpio" in out and "would stop" not in out
+    for group in ("gpio", "video"):  # made only where missing (a bare Debian has no gpio group)
+        assert (f"+ groupadd --system {group}" in out) == (group not in {g.gr_name for g in grp.getgrall()})
     assert "no login user to add" in out and "usermod -a -G companion" not in out  # no sudo, no --user
 
 
@@ -220,6 +225,10 @@ def test_without_systemd_running_the_service_starts_at_next_boot(tmp_path: Path)
     ran = "\n".join(commands(out))
     assert "daemon-reload" not in ran and "restart" not in ran and "--now" not in ran
     assert "hostnamectl" not in out and f"+ sed -i '1s/.*/companion/' {root}/etc/hostname" in out
+    gone = install("--dry-run", "--root", str(root), "--uninstall", INSTALL_SYSTEMD="absent").stdout
+    assert "+ systemctl disable companion.service" in gone
+    assert f"+ rm -f {root}/etc/systemd/system/companion.service" in gone
+    assert "daemon-reload" not in gone and "reset-failed" not in gone and "--now" not in gone
 
 
 def test_second_run_keeps_the_config_and_the_boot_lines(tmp_path: Path) -> None:
