@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.dice_view import DiceView
-from companion.games.base import Face, MalformedAction, RuleViolation
+from companion.games.base import Face, MalformedAction, RuleViolation, face_word
+from companion.games.messages import Msg, msg, nmsg
 
 PLAIN: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
 HECKMECK: tuple[Face, ...] = (1, 2, 3, 4, 5, "worm")
@@ -41,12 +42,12 @@ class DiceSet:
 
     def __post_init__(self) -> None:
         if len(self.faces) < 2 or len(set(self.faces)) != len(self.faces):
-            raise MalformedAction("Name at least two different faces the dice have.")
+            raise MalformedAction(msg("Name at least two different faces the dice have."))
         for face in self.faces:
             if not is_face(face, ALL_FACES):
-                raise MalformedAction(f"A die face is 1 to 6 or \"worm\", not {face!r}.")
+                raise MalformedAction(msg("A die face is 1 to 6 or worm, not {face}.", face=str(face)))
         if self.count is not None and (isinstance(self.count, bool) or not 1 <= self.count <= MAX_DICE):
-            raise MalformedAction(f"The number of dice is a whole number from 1 to {MAX_DICE}.")
+            raise MalformedAction(msg("The number of dice is a whole number from 1 to {high}.", high=MAX_DICE))
 
     @property
     def default_count(self) -> int:
@@ -70,9 +71,7 @@ class Progress:
 
     def enough(self, dice: DiceSet) -> bool:
         """Every face seen a couple of times over a few rolls: the reader knows the set well enough."""
-        return self.rolls >= SUGGESTED_ROLLS and all(
-            self.seen.get(str(f), 0) >= SUGGESTED_PER_FACE for f in dice.faces
-        )
+        return self.rolls >= SUGGESTED_ROLLS and all(self.seen.get(str(f), 0) >= SUGGESTED_PER_FACE for f in dice.faces)
 
 
 class Calibration:
@@ -111,32 +110,42 @@ class Calibration:
         with self._lock:
             for face in faces:
                 if not is_face(face, self.dice.faces):
-                    allowed = ", ".join(str(f) for f in self.dice.faces)
-                    raise MalformedAction(f"These dice cannot show {face!r}; their faces are {allowed}.")
+                    raise MalformedAction(
+                        msg(
+                            "These dice cannot show {face}; their faces are {faces}.",
+                            face=str(face),
+                            faces=[face_word(f) for f in self.dice.faces],
+                        )
+                    )
             view = self._view
             if view is None or view.reading is None:
-                raise RuleViolation("There is no reading to confirm: roll the dice into the tray.")
+                raise RuleViolation(msg("There is no reading to confirm: roll the dice into the tray."))
             if number is not None and number != self._number:
-                raise RuleViolation("The camera has read a new roll since: check that one and confirm it.")
+                raise RuleViolation(msg("The camera has read a new roll since: check that one and confirm it."))
             read = [d.value for d in view.reading.dice]
             problem = self.note(read) or _mismatch(read, faces)
             if problem:
                 raise RuleViolation(problem)
             learnt = self._learn(view.frame, view.reading, list(faces))
             if not learnt:
-                raise RuleViolation("That reading could not be learnt: roll the dice again.")
+                raise RuleViolation(msg("That reading could not be learnt: roll the dice again."))
             self.progress.add(faces)
             self._view = None  # one roll is learnt once
             return learnt
 
-    def note(self, read: Sequence[Face]) -> str:
-        """What is wrong with a reading of these values before any correction (empty: nothing)."""
+    def note(self, read: Sequence[Face]) -> Msg | None:
+        """What is wrong with a reading of these values before any correction (None: nothing)."""
         if not read:
-            return "The camera sees no dice: roll the set into the tray."
+            return msg("The camera sees no dice: roll the set into the tray.")
         count = self.dice.count
         if count is not None and len(read) != count:
-            return f"The camera sees {len(read)} dice but the set has {count}: roll again."
-        return ""
+            return nmsg(
+                "The camera sees {n} die but the set has {count}: roll again.",
+                "The camera sees {n} dice but the set has {count}: roll again.",
+                len(read),
+                count=count,
+            )
+        return None
 
     def status(self) -> dict[str, Any]:
         """For the tablet: the set, the reading to correct and the progress (JSON-ready)."""
@@ -150,10 +159,14 @@ class Calibration:
                 reading = {
                     "number": number,
                     "size": [int(width), int(height)],
-                    "note": self.note(read),
+                    "note": _json(self.note(read)),
                     "dice": [
-                        {"value": d.value, "confidence": round(float(d.confidence), 3),
-                         "box": [int(v) for v in d.box], "state": d.state}
+                        {
+                            "value": d.value,
+                            "confidence": round(float(d.confidence), 3),
+                            "box": [int(v) for v in d.box],
+                            "state": d.state,
+                        }
                         for d in view.reading.dice
                     ],
                 }
@@ -176,9 +189,18 @@ def is_face(value: Any, faces: Sequence[Face]) -> bool:
     return type(value) in (int, str) and value in faces
 
 
-def _mismatch(read: Sequence[Face], faces: Sequence[Face]) -> str:
+def _json(note: Msg | None) -> Any:
+    return None if note is None else note.to_json()
+
+
+def _mismatch(read: Sequence[Face], faces: Sequence[Face]) -> Msg | None:
     """Each die is corrected on the reading itself, so any number of corrections stands (unlike a game's
     roll, typed in while the camera may show another): the dice read worst are the ones to learn."""
     if len(faces) != len(read):
-        return f"The camera read {len(read)} dice; give one face for each of them, not {len(faces)}."
-    return ""
+        return nmsg(
+            "The camera read {n} die; give one face for each of them, not {count}.",
+            "The camera read {n} dice; give one face for each of them, not {count}.",
+            len(read),
+            count=len(faces),
+        )
+    return None

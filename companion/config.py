@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from companion.i18n.catalogs import LANGUAGES
+
 
 class ConfigError(ValueError):
     """A setting that cannot work; the message names the key."""
@@ -24,6 +26,7 @@ class ServerConfig:
     pin: str = "1234"  # the table PIN: needed to change a game, not to watch one
     sse_max_streams: int = 8
     threads: int = 0  # 0: enough for sse_max_streams plus a few for requests
+    language: str = "en"  # the table's language when a tablet's browser asks for none we have
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,12 @@ def _section(cls: type[Any], data: Any, name: str) -> Any:
     return cls(**data)
 
 
+def not_allowed(path: str | Path) -> str:
+    """One line for a file this user may not read: the installer's config is root:companion 0640."""
+    return (f"{path}: permission denied; join the companion group (sudo usermod -a -G companion,gpio,video "
+            f"$USER, then log in again; install.sh does this for the user who ran it) or use sudo")
+
+
 def load(path: str | Path | None = None) -> Config:
     """Read ``path`` (or return the defaults); ConfigError says which key is wrong."""
     if path is None:
@@ -74,6 +83,8 @@ def load(path: str | Path | None = None) -> Config:
             data = tomllib.load(handle)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
+    except PermissionError:
+        raise ConfigError(not_allowed(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     unknown = set(data) - {"server", "store", "camera", "pins", "buttons"}
@@ -99,6 +110,8 @@ def check(config: Config) -> None:
         raise ConfigError("[server] pin must not be empty: it guards changes to the game")
     if server.sse_max_streams < 1:
         raise ConfigError("[server] sse_max_streams must be at least 1")
+    if server.language not in LANGUAGES:
+        raise ConfigError(f"[server] language must be one of {', '.join(LANGUAGES)}, not {server.language!r}")
 
 
 def override(config: Config, **changes: Any) -> Config:

@@ -20,6 +20,7 @@ from types import FrameType
 from typing import Any
 
 from companion.config import ConfigError, load, override
+from companion.games.messages import msg
 from companion.journal import Journal
 from companion.session import Table
 from companion.web import create_app
@@ -93,7 +94,8 @@ def run_daemon(args: argparse.Namespace) -> int:
             safe_reason = f"the devices failed to start: {exc}"
     if safe_reason is not None:
         log.warning("SAFE MODE (web only): %s", safe_reason)
-        table.set_status("banner", f"Safe mode: {safe_reason}. Camera and buttons are off; enter inputs here.")
+        banner = msg("Safe mode: {reason}. Camera and buttons are off; enter inputs here.", reason=safe_reason)
+        table.set_status("banner", banner.to_json())
         table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
     app = create_app(table, config=config, hub=hub, devices=rig)
 

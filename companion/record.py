@@ -2,7 +2,9 @@
 
 Line 1 is the header (format, version, game, players, options); every further line is one journal
 entry: ``{"type": "input", "action": {...}}``, ``{"type": "undo"}`` or ``{"type": "redo"}``, each with
-optional ``device`` and ``at``. The journal exports exactly this, so a record is also a backup.
+optional ``device`` and ``at``. The journal exports exactly this, so a record is also a backup. An
+export of a finished game ends with one ``{"type": "summary", "stats": {...}}`` line: the end-of-game
+statistics, for readers of the file; replay and import skip it (they work the numbers out again).
 See docs/game-record.md.
 """
 
@@ -16,19 +18,27 @@ from typing import Any
 
 from companion.games import get_rules
 from companion.games.base import Event, Rules, RuleViolation
+from companion.games.messages import Msg, msg, raw
 
 FORMAT = "vegas-table-companion/record"
 VERSION = 1
 ENTRY_TYPES = ("input", "undo", "redo")
+SUMMARY = "summary"
+
+
+def reason_of(exc: Exception) -> Msg | str:
+    """A refusal's message as data when the rules gave one (so an import error reads in the page's language)."""
+    return exc.msg if isinstance(exc, RuleViolation) else str(exc)
 
 
 class RecordError(ValueError):
     """A record that cannot be replayed; the message names the line and the reason."""
 
-    def __init__(self, line: int, reason: str) -> None:
+    def __init__(self, line: int, reason: str | Msg) -> None:
         super().__init__(f"line {line}: {reason}")
         self.line = line
-        self.reason = reason
+        self.reason = str(reason)
+        self.msg = msg("line {line}: {reason}", line=line, reason=reason if isinstance(reason, Msg) else raw(reason))
 
 
 @dataclass(frozen=True)
@@ -119,11 +129,11 @@ class Timeline:
         kind = entry["type"]
         if kind == "undo":
             if not self.steps:
-                raise RuleViolation("There is nothing to undo.")
+                raise RuleViolation(msg("There is nothing to undo."))
             return None
         if kind == "redo":
             if not self.redo_stack:
-                raise RuleViolation("There is nothing to redo.")
+                raise RuleViolation(msg("There is nothing to redo."))
             return None
         action = self.rules.action_from_json(entry["action"])
         state, events = self.rules.apply(self.state, action)
@@ -139,11 +149,11 @@ class Timeline:
         if kind == "undo":
             undone = self.steps.pop()
             self.redo_stack.append(undone)
-            return [Event("undone", "Undone: " + describe(undone), {})]
+            return [Event("undone", msg("Undone: {what}", what=describe(undone)), {})]
         if kind == "redo":
             redone = self.redo_stack.pop()
             self.steps.append(redone)
-            return [Event("redone", "Redone: " + describe(redone), {}), *redone.events]
+            return [Event("redone", msg("Redone: {what}", what=describe(redone)), {}), *redone.events]
         assert step is not None
         self.steps.append(step)
         self.redo_stack.clear()
@@ -154,11 +164,11 @@ class Timeline:
         return self.commit(entry, self.check(entry, canonical=False))
 
 
-def describe(step: Step) -> str:
+def describe(step: Step) -> Msg:
     """A short line for what a step did: its first event, or the action type."""
     if step.events:
         return step.events[0].text
-    return str(step.entry.get("action", {}).get("type", "input"))
+    return raw(str(step.entry.get("action", {}).get("type", "input")))
 
 
 def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
@@ -197,18 +207,36 @@ def replay_lines(lines: Iterable[str]) -> Timeline:
                 header = Header.from_json(data)
                 timeline = Timeline(get_rules(header.game), header)
             except (ValueError, RuleViolation) as exc:
-                raise RecordError(number, str(exc)) from None
+                raise RecordError(number, reason_of(exc)) from None
+            continue
+        if is_summary(data):
             continue
         try:
             timeline.feed(check_entry(data))
         except (ValueError, RuleViolation) as exc:
-            raise RecordError(number, str(exc)) from None
+            raise RecordError(number, reason_of(exc)) from None
     if timeline is None:
-        raise RecordError(1, "the record is empty; it needs at least a header line")
+        raise RecordError(1, msg("the record is empty; it needs at least a header line"))
     return timeline
 
 
+def is_summary(data: Any) -> bool:
+    """A record's closing summary line (statistics only: nothing to replay)."""
+    return isinstance(data, dict) and data.get("type") == SUMMARY
+
+
+def summary_line(timeline: Timeline) -> str | None:
+    """The closing line of a finished game's export: its end-of-game statistics (None while it is on)."""
+    if timeline.rules.outcome(timeline.state) is None:
+        return None
+    from companion.stats import game_stats
+
+    return json.dumps({"type": SUMMARY, "stats": game_stats(timeline)}, separators=(",", ":"))
+
+
 def final_view(timeline: Timeline) -> dict[str, Any]:
+    from companion.stats import game_stats
+
     rules, state = timeline.rules, timeline.state
     outcome = rules.outcome(state)
     return {
@@ -218,9 +246,10 @@ def final_view(timeline: Timeline) -> dict[str, Any]:
         "entries": timeline.entries,
         "inputs": len(timeline.steps),
         "over": outcome is not None,
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        "outcome": None if outcome is None else outcome.to_json(),
         "state": rules.state_to_json(state),
         "scoreboard": rules.scoreboard(state),
+        "stats": game_stats(timeline),
     }
 
 

@@ -21,6 +21,7 @@ from companion.calibration import Calibration, DiceSet
 from companion.config import Config
 from companion.dice_view import DiceView
 from companion.games.base import RuleViolation
+from companion.games.messages import Msg, msg, nmsg
 from companion.session import Table
 
 log = logging.getLogger(__name__)
@@ -173,16 +174,19 @@ class Rig:
         return dict(self.parts)
 
     def _noise(self, event: Any) -> None:
-        text = f"{event.device} is noisy and ignored" if event.noisy else f"{event.device} is calm again"
-        self.table.set_status("notice", {"text": text, "at": time.time()})
+        if event.noisy:
+            text = msg("{device} is noisy and ignored", device=event.device)
+        else:
+            text = msg("{device} is calm again", device=event.device)
+        self.table.set_status("notice", {"text": text.to_json(), "at": time.time()})
 
     # --- inputs from the buttons -------------------------------------------------------------
     def press(self, name: str, *, hold: float = 0.0) -> None:
         """A press on the mock panel of the page; real pins cannot be pressed from software."""
         if self.buttons is None or not self.mock:
-            raise RuleViolation("The buttons are real here: press them on the table.")
+            raise RuleViolation(msg("The buttons are real here: press them on the table."))
         if name not in self.buttons.names:
-            raise RuleViolation(f"There is no button called {name!r}.")
+            raise RuleViolation(msg("There is no button called {name}.", name=name))
         self.buttons.press(name, hold=hold)
         self.drain()
 
@@ -206,7 +210,8 @@ class Rig:
             try:
                 self._handle(event)
             except RuleViolation as exc:
-                self.table.set_status("notice", {"text": f"{event.device}: {exc}", "at": time.time()})
+                text = msg("{device}: {problem}", device=event.device, problem=exc.msg)
+                self.table.set_status("notice", {"text": text.to_json(), "at": time.time()})
             except Exception:  # a bug must not kill the button worker
                 log.exception("button event %s failed", event)
 
@@ -236,7 +241,7 @@ class Rig:
             self.watcher.reset()  # the watcher offers a fresh reading once the tray is still
             return None
         if self.camera is None:
-            raise RuleViolation("No camera is working: enter the dice on the tablet.")
+            raise RuleViolation(msg("No camera is working: enter the dice on the tablet."))
         if self.calibration is not None:
             frame = self._grab("check the simulated camera on the health page")
             self._show_calibration(frame, self._read_frame(frame))
@@ -253,7 +258,7 @@ class Rig:
         except Exception as exc:  # unplugged mid-game: say so, and the tablet entry carries on
             self.parts["camera"] = f"simulated: failing ({exc})"
             self.table.set_status("devices", self.status())
-            raise RuleViolation(f"The camera is not answering: {advice}.") from exc
+            raise RuleViolation(msg("The camera is not answering: {advice}.", advice=advice)) from exc
         if self.parts.get("camera") != "simulated":
             self.parts["camera"] = "simulated"
             self.table.set_status("devices", self.status())
@@ -262,12 +267,12 @@ class Rig:
     def simulate_roll(self) -> list[dict[str, Any]] | None:
         """Mock mode: put a random roll of the awaited dice under the simulated camera and read it."""
         if not self.mock or self.camera is None:
-            raise RuleViolation("Only the simulated camera can roll by itself.")
+            raise RuleViolation(msg("Only the simulated camera can roll by itself."))
         if self.calibration is not None:
-            raise RuleViolation("The dice are being taught: press Done on the calibration first.")
+            raise RuleViolation(msg("The dice are being taught: press Done on the calibration first."))
         awaiting = self.table.awaiting()
         if awaiting is None or awaiting.dice is None:
-            raise RuleViolation("The game is not waiting for dice.")
+            raise RuleViolation(msg("The game is not waiting for dice."))
         from companion.vision.render import RenderDie
 
         spec = awaiting.dice
@@ -339,12 +344,21 @@ class Rig:
         with self._frame_lock:
             self.view = DiceView(frame=frame, jpeg=None, dice=dice, at=time.time(), reading=reading)
         awaiting = self.table.awaiting()
-        note = ""
+        note: Msg | None = None
         if awaiting is not None and awaiting.dice is not None and len(dice) != awaiting.dice.count:
-            note = f"The camera sees {len(dice)} dice but {awaiting.dice.count} were rolled: re-roll or correct."
+            note = nmsg(
+                "The camera sees {n} die but {rolled} were rolled: re-roll or correct.",
+                "The camera sees {n} dice but {rolled} were rolled: re-roll or correct.",
+                len(dice),
+                rolled=awaiting.dice.count,
+            )
         elif unsure:
-            note = f"The camera is unsure of {unsure} dice: check them, correct by hand or re-roll."
-        self.table.set_reading(dice, note, trusted=not note)
+            note = nmsg(
+                "The camera is unsure of {n} die: check it, correct by hand or re-roll.",
+                "The camera is unsure of {n} dice: check them, correct by hand or re-roll.",
+                unsure,
+            )
+        self.table.set_reading(dice, note, trusted=note is None)
 
     def frame_jpeg(self) -> bytes | None:
         with self._frame_lock:
@@ -368,9 +382,9 @@ class Rig:
     def start_calibration(self, dice: DiceSet) -> dict[str, Any]:
         """From now on the camera's readings are shown for correction and learnt, not offered to the game."""
         if self.calibration is not None:
-            raise RuleViolation("The dice are already being taught: press Done first.")
+            raise RuleViolation(msg("The dice are already being taught: press Done first."))
         if self.camera is None and self.watcher is None:
-            raise RuleViolation("No camera is attached: the dice can only be taught with a camera.")
+            raise RuleViolation(msg("No camera is attached: the dice can only be taught with a camera."))
         self._table_profile()  # loaded now, so the first confirm does not wait for it
         self.calibration = Calibration(dice, self._learn_now)
         self._calibration_changed()
@@ -380,7 +394,7 @@ class Rig:
         """Mock mode: a random roll of the set under the simulated camera, read by the real reader."""
         calibration = self._calibrating()
         if not self.mock or self.camera is None:
-            raise RuleViolation("Only the simulated camera can roll by itself: roll the dice into the tray.")
+            raise RuleViolation(msg("Only the simulated camera can roll by itself: roll the dice into the tray."))
         from companion.vision.render import RenderDie
 
         faces = calibration.dice.faces
@@ -431,7 +445,7 @@ class Rig:
     def _calibrating(self) -> Calibration:
         calibration = self.calibration
         if calibration is None:
-            raise RuleViolation("The dice are not being taught: start the calibration first.")
+            raise RuleViolation(msg("The dice are not being taught: start the calibration first."))
         return calibration
 
     def _calibration_changed(self) -> None:
@@ -471,10 +485,13 @@ class Rig:
                 # the set's count given, every die in view is in the reading: the rest of the tray is not.
                 counted = self.calibration is not None and self.calibration.dice.count is not None
                 profile = self._table_profile()
-                learnt = int(profile.learn(self._reader(), frame, reading, faces, most_corrected=1.0,
-                                           background=counted))
+                learnt = int(
+                    profile.learn(self._reader(), frame, reading, faces, most_corrected=1.0, background=counted)
+                )
             except OSError as exc:
-                raise RuleViolation(f"The dice could not be saved ({exc}): free some space and confirm again.") from exc
+                raise RuleViolation(
+                    msg("The dice could not be saved ({error}): free some space and confirm again.", error=str(exc))
+                ) from exc
         if learnt:
             self._grown(learnt)
         return learnt
@@ -490,7 +507,6 @@ class Rig:
                     part.close()
                 except Exception:
                     log.exception("closing %s failed", part)
-
 
 
 CAMERA_SOURCES = ("auto", "picamera2", "usb", "folder", "simulated", "none")
@@ -516,7 +532,7 @@ def camera_problems(settings: dict[str, Any]) -> list[str]:
         if not isinstance(settings.get(key, True), bool):
             problems.append(f"[camera] {key} must be true or false")
     if source == "folder" and not settings.get("folder"):
-        problems.append("[camera] source = \"folder\" needs folder = \"/path/to/photos\"")
+        problems.append('[camera] source = "folder" needs folder = "/path/to/photos"')
     index = settings.get("usb_index", 0)
     if not isinstance(index, int) or isinstance(index, bool) or index < 0:
         problems.append("[camera] usb_index must be 0 or more")

@@ -6,6 +6,7 @@ to the journal, and only then applied and announced. Undo and redo are journal e
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -14,12 +15,31 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import game_names, get_rules
-from companion.games.base import Awaiting, Event, RuleViolation
+from companion.games.base import Awaiting, Event, MalformedAction, RuleViolation
+from companion.games.messages import Msg, msg, raw
 from companion.journal import Journal
-from companion.record import Header, RecordError, Timeline, check_entry, describe, read_lines
+from companion.record import Header, RecordError, Timeline, check_entry, describe, is_summary, read_lines, reason_of
 
 LOG_LENGTH = 40
 COMPANION_DEVICE = "companion:virtual-deck"
+ODDS_WHERE = ("all", "ask")
+"""Where the odds show when they are on: on every tablet, or only on a tablet where a player asks."""
+ODDS_OFF: dict[str, Any] = {"on": False, "where": "all"}
+
+
+def odds_settings(value: Any) -> dict[str, Any]:
+    """A game's odds switch from a request (``{"on": bool, "where": "all" | "ask"}``, both optional),
+    over the default (off, every tablet); RuleViolation for anything else."""
+    if value is None:
+        return dict(ODDS_OFF)
+    if not isinstance(value, Mapping) or set(value) - {"on", "where"}:
+        raise MalformedAction(msg("The odds setting is on or off, shown on every tablet or where a player asks."))
+    out = {**ODDS_OFF, **value}
+    if not isinstance(out["on"], bool):
+        raise MalformedAction(msg("The odds are either on or off."))
+    if out["where"] not in ODDS_WHERE:
+        raise MalformedAction(msg("The odds show on every tablet or where a player asks."))
+    return out
 
 
 def _by_companion(entry: Mapping[str, Any]) -> bool:
@@ -40,7 +60,7 @@ class Controls:
 
     highlight: int | None = None  # None: the option the rules recommend
     reading: list[dict[str, Any]] | None = None
-    reading_note: str = ""
+    reading_note: Msg | None = None
     reading_trusted: bool = True  # False: wrong count or unsure dice; confirm will not take it
 
 
@@ -72,7 +92,12 @@ class Table:
             except (ValueError, RuleViolation) as exc:
                 # A stored game that no longer replays (an older rules version, say) must not stop the
                 # companion from starting: say so, and let the table open another game or a new one.
-                self.status["reopen"] = f"Game {current} could not be reopened ({exc}); start or open another."
+                reason = exc.msg if isinstance(exc, RuleViolation) else raw(str(exc))
+                self.status["reopen"] = msg(
+                    "Game {game} could not be reopened ({reason}); start or open another.",
+                    game=int(current),
+                    reason=reason,
+                ).to_json()
 
     # --- listening ---------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -98,13 +123,21 @@ class Table:
 
     # --- games -------------------------------------------------------------------------------
     def new_game(
-        self, game: str, players: Iterable[str], options: Mapping[str, Any] | None = None, title: str = ""
+        self,
+        game: str,
+        players: Iterable[str],
+        options: Mapping[str, Any] | None = None,
+        title: str = "",
+        odds: Mapping[str, Any] | None = None,
     ) -> int:
+        """``odds``: the game's odds switch (off unless the table chose otherwise at setup)."""
         header = Header(game, tuple(players), dict(options or {}), title)
         rules = get_rules(game)
         timeline = Timeline(rules, header)  # raises RuleViolation for a bad setup, before any write
+        settings = odds_settings(odds)
         with self._lock:
             game_id = self.journal.create_game(header, self.clock())
+            self.journal.set_meta(f"odds:{game_id}", json.dumps(settings))
             self.journal.set_meta("current_game", str(game_id))
             self._install(game_id, timeline)
             self._changed()
@@ -114,7 +147,7 @@ class Table:
     def open(self, game_id: int) -> None:
         row = self.journal.game(game_id)
         if row is None:
-            raise RuleViolation(f"There is no game number {game_id}.")
+            raise RuleViolation(msg("There is no game number {game}.", game=game_id))
         timeline = Timeline(get_rules(row.game), row.header)
         for entry in self.journal.entries(game_id):
             timeline.feed(entry)
@@ -123,6 +156,35 @@ class Table:
             self._install(game_id, timeline)
             self._changed()
             self._supply()
+
+    def odds_settings(self, game_id: int | None = None) -> dict[str, Any]:
+        """The odds switch of a game (the open one by default), as stored in the journal."""
+        game_id = self.game_id if game_id is None else game_id
+        stored = None if game_id is None else self.journal.get_meta(f"odds:{game_id}")
+        return odds_settings(json.loads(stored)) if stored else dict(ODDS_OFF)
+
+    def set_odds(self, change: Mapping[str, Any]) -> dict[str, Any]:
+        """Turn the open game's odds on or off, or change where they show (the table, with the PIN)."""
+        with self._lock:
+            if self.game_id is None:
+                raise NoGame(msg("No game is open; start a new game first."))
+            settings = odds_settings({**self.odds_settings(), **change})
+            self.journal.set_meta(f"odds:{self.game_id}", json.dumps(settings))
+            self._changed()
+            return settings
+
+    def timeline_of(self, game_id: int) -> Timeline:
+        """A game's history: the open one as it is, another replayed from the journal."""
+        with self._lock:
+            if game_id == self.game_id and self.timeline is not None:
+                return self.timeline
+        row = self.journal.game(game_id)
+        if row is None:
+            raise RuleViolation(msg("There is no game number {game}.", game=game_id))
+        timeline = Timeline(get_rules(row.game), row.header)
+        for entry in self.journal.entries(game_id):
+            timeline.feed(entry)
+        return timeline
 
     def _install(self, game_id: int, timeline: Timeline) -> None:
         self.status.pop("reopen", None)
@@ -144,14 +206,16 @@ class Table:
                     header = Header.from_json(data)
                     timeline = Timeline(get_rules(header.game), header)
                     continue
+                if is_summary(data):
+                    continue  # statistics written by an export: worked out again, never stored
                 assert timeline is not None
                 entry = check_entry(data)
                 timeline.feed(entry)
                 entries.append(entry)
             except (ValueError, RuleViolation) as exc:
-                raise RecordError(number, str(exc)) from None
+                raise RecordError(number, reason_of(exc)) from None
         if header is None:
-            raise RecordError(1, "the record is empty; it needs at least a header line")
+            raise RecordError(1, msg("the record is empty; it needs at least a header line"))
         game_id = self.journal.create_game(header, self.clock())
         self.journal.append_many(game_id, entries)
         self._mark(game_id, timeline)
@@ -170,7 +234,7 @@ class Table:
             while automatic < len(steps) and _by_companion(steps[-1 - automatic].entry):
                 automatic += 1
             if automatic == len(steps):
-                raise RuleViolation("There is nothing to undo.")
+                raise RuleViolation(msg("There is nothing to undo."))
             events: list[Event] = []
             for _ in range(automatic + 1):
                 events += self._enter({"type": "undo"}, device, supply=False)
@@ -219,14 +283,15 @@ class Table:
 
     def _timeline(self) -> Timeline:
         if self.timeline is None:
-            raise NoGame("No game is open; start a new game first.")
+            raise NoGame(msg("No game is open; start a new game first."))
         return self.timeline
 
     def _mark(self, game_id: int, timeline: Timeline | None) -> None:
         if timeline is None:
             return
         outcome = timeline.rules.outcome(timeline.state)
-        self.journal.mark(game_id, finished=outcome is not None, summary=outcome.text if outcome else "")
+        summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
+        self.journal.mark(game_id, finished=outcome is not None, summary=summary)
 
     def _log(self, events: list[Event], entry: Mapping[str, Any]) -> None:
         for event in events:
@@ -237,7 +302,7 @@ class Table:
     def awaiting(self) -> Awaiting[Any] | None:
         return None if self.timeline is None else self.timeline.rules.awaiting(self.timeline.state)
 
-    def set_reading(self, dice: list[dict[str, Any]] | None, note: str = "", *, trusted: bool = True) -> None:
+    def set_reading(self, dice: list[dict[str, Any]] | None, note: Msg | None = None, *, trusted: bool = True) -> None:
         """The camera's latest settled reading; ``note`` says what is wrong with an untrusted one."""
         with self._lock:
             self.controls.reading = dice
@@ -254,7 +319,7 @@ class Table:
         with self._lock:
             awaiting = self.awaiting()
             if awaiting is None or not awaiting.options or awaiting.kind == "secret":
-                raise RuleViolation("There is nothing to choose between right now.")
+                raise RuleViolation(msg("There is nothing to choose between right now."))
             self.controls.highlight = (self._highlight(awaiting) + 1) % len(awaiting.options)
             self._changed()
 
@@ -264,12 +329,12 @@ class Table:
         with self._lock:
             awaiting = self.awaiting()
             if awaiting is None:
-                raise NoGame("No game is open; start a new game first.")
+                raise NoGame(msg("No game is open; start a new game first."))
             if awaiting.kind == "secret":
-                raise RuleViolation("This choice is secret: each player makes it on the tablet.")
+                raise RuleViolation(msg("This choice is secret: each player makes it on the tablet."))
             if awaiting.dice is not None and self.controls.reading is not None:
                 if not self.controls.reading_trusted:
-                    raise RuleViolation(self.controls.reading_note or "The camera reading needs checking.")
+                    raise RuleViolation(self.controls.reading_note or msg("The camera reading needs checking."))
                 return self.submit({"type": "roll", "dice": self.controls.reading}, device=device)
             chosen = self.controls.highlight is not None or any(o.recommended for o in awaiting.options)
             if awaiting.options and (chosen or awaiting.dice is None):
@@ -277,8 +342,8 @@ class Table:
                 action = self._timeline().rules.action_to_json(awaiting.options[index].action)
                 return self.submit(action, device=device)
             if awaiting.dice is not None:
-                raise RuleViolation("Waiting for the dice: roll them under the camera or enter them.")
-            raise RuleViolation("There is nothing to confirm.")
+                raise RuleViolation(msg("Waiting for the dice: roll them under the camera or enter them."))
+            raise RuleViolation(msg("There is nothing to confirm."))
 
     def _highlight(self, awaiting: Awaiting[Any]) -> int:
         if not awaiting.options:
@@ -313,15 +378,16 @@ class Table:
                 "options": dict(timeline.header.options),
                 "inputs": len(timeline.steps),
                 "can_undo": bool(timeline.steps),
-                "undo_label": describe(last) if last else None,
+                "undo_label": describe(last).to_json() if last else None,
                 "undo_warns": bool(last and last.entry.get("action", {}).get("type") == "roll"),
                 "can_redo": bool(timeline.redo_stack),
                 "awaiting": awaiting_json(rules, awaiting, highlight, self.controls.highlight is not None),
                 "scoreboard": rules.scoreboard(state),
-                "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+                "outcome": None if outcome is None else outcome.to_json(),
                 "log": list(self.log),
                 "reading": self.controls.reading,
-                "reading_note": self.controls.reading_note,
+                "reading_note": None if self.controls.reading_note is None else self.controls.reading_note.to_json(),
+                "odds": self.odds_settings(),
             }
             return base
 
@@ -331,11 +397,11 @@ def awaiting_json(rules: Any, awaiting: Awaiting[Any], highlight: int = 0, chose
     return {
         "kind": awaiting.kind,
         "players": list(awaiting.players),
-        "prompt": awaiting.prompt,
+        "prompt": awaiting.prompt.to_json(),
         "options": [
             {
                 "action": rules.action_to_json(o.action),
-                "label": o.label,
+                "label": o.label.to_json(),
                 "recommended": o.recommended,
                 "highlighted": i == highlight and (chosen or o.recommended),
             }

@@ -10,6 +10,7 @@ import pytest
 
 from companion.config import Config, StoreConfig
 from companion.games.base import RuleViolation
+from companion.i18n.render import localize
 from companion.rig import PROFILE_FILE, Rig
 from companion.session import Table
 from companion.vision import FACES as FACES_ALL
@@ -80,7 +81,7 @@ def test_unplugged_mid_game_then_back(rig: Rig, table: Table) -> None:
 def test_a_reading_with_a_missing_die_is_never_confirmed(rig: Rig, table: Table) -> None:
     rig.watcher.source.show([RenderDie(f, "white") for f in FACES[:7]])
     wait_for(lambda: table.view()["game"]["reading"] is not None)
-    note = table.view()["game"]["reading_note"]
+    note = localize(table.view()["game"]["reading_note"], "en")
     assert "7 dice but 8" in note
     with pytest.raises(RuleViolation, match="7 dice but 8"):
         table.confirm(device="button:confirm")

@@ -37,7 +37,7 @@ def test_example_records_replay_to_the_end(path: Path) -> None:
         ([], 1, "empty"),
         (["{nope"], 1, "not valid JSON"),
         (['{"format": "x"}'], 1, "not a game record"),
-        ([HEADER.replace('"heckmeck"', '"poker"')], 1, "Unknown game"),
+        ([HEADER.replace('"heckmeck"', '"poker"')], 1, "There is no game poker"),
         ([HEADER.replace('["A", "B"]', '["A"]')], 1, "2 to 7 players"),
         ([HEADER, '{"type": "input", "action": {"type": "roll", "dice": [1, 2]}}'], 2, "Expected 8 dice"),
         ([HEADER, '{"type": "input", "action": {"type": "take", "face": 3}}'], 2, "roll first"),
@@ -45,7 +45,7 @@ def test_example_records_replay_to_the_end(path: Path) -> None:
         ([HEADER, '{"type": "jump"}'], 2, "entry type"),
         ([HEADER, "[1, 2]"], 2, "JSON object"),
         ([HEADER, '{"type": "input"}'], 2, "needs its action"),
-        ([HEADER, '{"type": "input", "action": {"type": "stop", "extra": 1}}'], 2, "unknown fields"),
+        ([HEADER, '{"type": "input", "action": {"type": "stop", "extra": 1}}'], 2, "details it does not take"),
     ],
 )
 def test_an_invalid_record_stops_at_the_first_bad_line(lines: list[str], line: int, reason: str) -> None:
@@ -87,6 +87,8 @@ def test_replay_command_names_the_bad_line(tmp_path: Path, capsys: pytest.Captur
 def test_console_script_runs() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "companion.cli", "replay", str(REPO / "tests/records/heckmeck-figures-3-and-4a.jsonl")],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert json.loads(out.stdout)["scoreboard"]["players"][0]["worms"] == 1

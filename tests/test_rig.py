@@ -12,6 +12,7 @@ import pytest
 from companion.config import Config
 from companion.games.base import RuleViolation
 from companion.hardware.camera import CameraError, SimulatedCamera
+from companion.i18n.render import localize
 from companion.rig import Rig
 from companion.session import Table
 from companion.vision.render import RenderDie
@@ -71,7 +72,7 @@ def test_a_refused_button_press_is_reported_not_raised(rig: Rig, table: Table) -
     table.new_game("heckmeck", ["Ann", "Bob"])
     rig.press("undo")
     notice = table.view()["status"]["notice"]
-    assert notice["text"] == "button:undo: There is nothing to undo."
+    assert localize(notice["text"], "en") == "button:undo: There is nothing to undo."
     assert table.view()["game"]["inputs"] == 0
 
 
@@ -93,7 +94,7 @@ def test_wrong_count_reading_is_shown_but_not_confirmed(rig: Rig, table: Table) 
     rig.camera.show([RenderDie(2, "white")] * 7)  # one die fell off the tray
     rig.reread()
     game = table.view()["game"]
-    assert "7 dice but 8" in game["reading_note"]
+    assert "7 dice but 8" in localize(game["reading_note"], "en")
     with pytest.raises(RuleViolation, match="7 dice but 8"):
         table.confirm(device="button:confirm")
     assert table.view()["game"]["inputs"] == 0
@@ -171,6 +172,6 @@ def test_a_chattering_button_is_reported_not_obeyed(rig: Rig, table: Table) -> N
         pin.drive_high()
     rig.drain()
     assert "undo" in rig.buttons.noisy
-    assert table.view()["status"]["notice"]["text"] == "button:undo is noisy and ignored"
+    assert localize(table.view()["status"]["notice"]["text"], "en") == "button:undo is noisy and ignored"
     assert table.view()["game"]["inputs"] == 1  # nothing was undone
     assert rig.health()["noisy_buttons"] == ["undo"]

@@ -7,6 +7,7 @@ import importlib.util
 from typing import Any
 
 from companion.games.base import Rules, RuleViolation
+from companion.games.messages import msg
 
 # name -> "module:Class"; imported on first use so the daemon only loads the games it plays.
 _REGISTRY: dict[str, str] = {
@@ -34,7 +35,7 @@ def get_rules(name: str) -> Rules[Any, Any]:
     """The rules object for a game, or a RuleViolation naming the games that exist."""
     target = _REGISTRY.get(name)
     if target is None or name not in game_names():
-        raise RuleViolation(f"Unknown game {name!r}; choose one of: {', '.join(game_names())}.")
+        raise RuleViolation(msg("There is no game {name}; choose one of: {games}.", name=name, games=game_names()))
     module_name, cls_name = target.split(":")
     cls = getattr(importlib.import_module(module_name), cls_name)
     rules: Rules[Any, Any] = cls()

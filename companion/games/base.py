@@ -26,13 +26,23 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar, Union  # noqa: UP035
 
+from companion.games.messages import Msg, english, msg, nmsg, raw
+
 JSON = Any
 Face = int | str
 """A die face as the table reads it: 1-6, or a symbol name such as ``"worm"``."""
 
 
 class RuleViolation(ValueError):
-    """An input the rules do not allow now; the message is written for the players at the table."""
+    """An input the rules do not allow now; the message is written for the players at the table.
+
+    It carries a :class:`Msg` (``.msg``) so the page can say it in its own language; ``str()`` is English.
+    """
+
+    def __init__(self, message: Msg | str) -> None:
+        # a plain str is shown as it is (in English): code outside the engines may still raise one
+        self.msg = message if isinstance(message, Msg) else raw(message)
+        super().__init__(english(self.msg))
 
 
 class MalformedAction(RuleViolation):
@@ -74,21 +84,33 @@ class DiceSpec:
     def check(self, dice: Sequence[Die]) -> None:
         """Raise a :class:`RuleViolation` a player can act on if ``dice`` is not such a roll."""
         if len(dice) != self.count:
-            raise RuleViolation(f"Expected {self.count} dice but {len(dice)} were entered; roll or count again.")
+            raise RuleViolation(
+                nmsg(
+                    "Expected {n} die but {entered} were entered; roll or count again.",
+                    "Expected {n} dice but {entered} were entered; roll or count again.",
+                    self.count,
+                    entered=len(dice),
+                )
+            )
         for die in dice:
             if die.face not in self.faces:
-                allowed = ", ".join(str(f) for f in self.faces)
-                raise RuleViolation(f"A die cannot show {die.face!r} here; its faces are {allowed}.")
+                raise RuleViolation(
+                    msg(
+                        "A die cannot show {face} here; its faces are {faces}.",
+                        face=face_word(die.face),
+                        faces=[face_word(f) for f in self.faces],
+                    )
+                )
         if self.colours:
             wanted = dict(self.colours)
             seen: dict[str, int] = {}
             for die in dice:
                 if die.colour is None:
-                    raise RuleViolation("Each die needs its colour for this roll.")
+                    raise RuleViolation(msg("Each die needs its colour for this roll."))
                 seen[die.colour] = seen.get(die.colour, 0) + 1
             if seen != wanted:
-                want = ", ".join(f"{n} {c}" for c, n in self.colours)
-                raise RuleViolation(f"This roll should be {want}; the dice entered do not match.")
+                want = [msg("{n} {colour}", n=n, colour=colour_word(c)) for c, n in self.colours]
+                raise RuleViolation(msg("This roll should be {dice}; the dice entered do not match.", dice=want))
 
 
 @dataclass(frozen=True)
@@ -111,7 +133,7 @@ class Option(Generic[A]):
     usual choice (pressed by the hardware *confirm* button when nothing else is highlighted)."""
 
     action: A
-    label: str
+    label: Msg
     recommended: bool = False
 
 
@@ -129,7 +151,7 @@ class Awaiting(Generic[A]):
 
     kind: InputKind
     players: tuple[int, ...]
-    prompt: str
+    prompt: Msg
     options: tuple[Option[A], ...] = ()
     dice: DiceSpec | None = None
     card: CardSpec | None = None
@@ -142,11 +164,11 @@ class Event:
     """Something that happened, for the turn log, the scoreboard and the LEDs."""
 
     kind: str
-    text: str
+    text: Msg
     data: Mapping[str, JSON] = field(default_factory=dict)
 
     def to_json(self) -> JSON:
-        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+        return {"kind": self.kind, "text": self.text.to_json(), "data": dict(self.data)}
 
 
 class ActionCodec(Generic[A]):
@@ -190,22 +212,21 @@ class ActionCodec(Generic[A]):
 
     def from_json(self, data: JSON) -> A:
         if not isinstance(data, Mapping):
-            raise MalformedAction("An action must be a JSON object.")
+            raise MalformedAction(msg("An action must be a JSON object."))
         name = data.get("type")
         if name not in self._by_name:
-            known = ", ".join(sorted(self._by_name))
-            raise MalformedAction(f"Unknown action {name!r}; this game knows: {known}.")
+            raise MalformedAction(msg("This game has no such move ({name}).", name=str(name)))
         spec = self._fields[name]
         kwargs: dict[str, Any] = {}
         for field_name, load, required in spec:
             if field_name in data:
                 kwargs[field_name] = load(data[field_name], field_name)
             elif required:
-                raise MalformedAction(f"Action {name!r} needs the field {field_name!r}.")
+                raise MalformedAction(msg("This move is missing a detail ({field}).", field=field_name))
         if len(data) - 1 > len(kwargs):
             extra = set(data) - {"type"} - {f for f, _, _ in spec}
             if extra:
-                raise MalformedAction(f"Action {name!r} has unknown fields: {', '.join(sorted(extra))}.")
+                raise MalformedAction(msg("This move has details it does not take ({fields}).", fields=sorted(extra)))
         action: A = self._by_name[name](**kwargs)
         return action
 
@@ -224,7 +245,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
                     return arm(value, name)
                 except MalformedAction:
                     continue
-            raise MalformedAction(f"Field {name!r} has an unexpected value {value!r}.")
+            raise MalformedAction(msg("A detail of this move ({field}) is not valid.", field=name))
 
         return load_union
     if origin is Literal:
@@ -233,7 +254,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_literal(value: Any, name: str) -> Any:
             if value in allowed:
                 return value
-            raise MalformedAction(f"Field {name!r} must be one of {list(allowed)}, not {value!r}.")
+            raise MalformedAction(msg("A detail of this move ({field}) is not valid.", field=name))
 
         return load_literal
     if origin is tuple:
@@ -243,7 +264,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
 
             def load_many(value: Any, name: str) -> Any:
                 if not isinstance(value, list | tuple):
-                    raise MalformedAction(f"Field {name!r} must be a list.")
+                    raise MalformedAction(msg("A detail of this move ({field}) should be a list.", field=name))
                 return tuple(item(v, name) for v in value)
 
             return load_many
@@ -251,9 +272,16 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
 
         def load_fixed(value: Any, name: str) -> Any:
             if not isinstance(value, list | tuple):
-                raise MalformedAction(f"Field {name!r} must be a list.")
+                raise MalformedAction(msg("A detail of this move ({field}) should be a list.", field=name))
             if len(items) != len(value):
-                raise MalformedAction(f"Field {name!r} must have {len(items)} items.")
+                raise MalformedAction(
+                    nmsg(
+                        "A detail of this move ({field}) should have {n} item.",
+                        "A detail of this move ({field}) should have {n} items.",
+                        len(items),
+                        field=name,
+                    )
+                )
             return tuple(load(v, name) for load, v in zip(items, value, strict=True))
 
         return load_fixed
@@ -271,9 +299,9 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
             if isinstance(value, Mapping) and "face" in value:
                 colour = value.get("colour")
                 if colour is not None and not isinstance(colour, str):
-                    raise MalformedAction(f"A die's colour in {name!r} must be a name.")
+                    raise MalformedAction(msg("A die's colour must be a name."))
                 return Die(face(value["face"], name), colour)
-            raise MalformedAction(f"Each die in {name!r} needs a face.")
+            raise MalformedAction(msg("Each die needs a face."))
 
         return load_die
     if hint is type(None):
@@ -281,7 +309,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_none(value: Any, name: str) -> Any:
             if value is None:
                 return None
-            raise MalformedAction(f"Field {name!r} must be empty.")
+            raise MalformedAction(msg("A detail of this move ({field}) is not valid.", field=name))
 
         return load_none
     if hint is bool:
@@ -289,7 +317,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_bool(value: Any, name: str) -> Any:
             if isinstance(value, bool):
                 return value
-            raise MalformedAction(f"Field {name!r} must be true or false.")
+            raise MalformedAction(msg("A detail of this move ({field}) should be yes or no.", field=name))
 
         return load_bool
     if hint is int:
@@ -297,7 +325,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_int(value: Any, name: str) -> Any:
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            raise MalformedAction(f"Field {name!r} must be a whole number, not {value!r}.")
+            raise MalformedAction(msg("A detail of this move ({field}) should be a whole number.", field=name))
 
         return load_int
     if hint is str:
@@ -305,7 +333,7 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
         def load_str(value: Any, name: str) -> Any:
             if isinstance(value, str):
                 return value
-            raise MalformedAction(f"Field {name!r} must be text.")
+            raise MalformedAction(msg("A detail of this move ({field}) should be text.", field=name))
 
         return load_str
     raise TypeError(f"an action field cannot have the type {hint!r}")
@@ -343,7 +371,10 @@ class Outcome:
     """How a finished game ended: the winners (several for a shared win) and a line for the table."""
 
     winners: tuple[int, ...]
-    text: str
+    text: Msg
+
+    def to_json(self) -> JSON:
+        return {"winners": list(self.winners), "text": self.text.to_json()}
 
 
 class Rules(ABC, Generic[S, A]):
@@ -351,6 +382,7 @@ class Rules(ABC, Generic[S, A]):
 
     name: ClassVar[str]
     title: ClassVar[str]
+    """The game's published name: a proper name, the same in every language."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     codec: ClassVar[ActionCodec[Any]]
@@ -394,27 +426,65 @@ class Rules(ABC, Generic[S, A]):
         """Refuse an option this game does not have (a typo must not silently play another variant)."""
         unknown = set(options) - set(known)
         if unknown:
-            raise RuleViolation(f"{cls.title} has no option {', '.join(sorted(unknown))}.")
+            raise RuleViolation(msg("{game} has no option {options}.", game=cls.title, options=sorted(unknown)))
 
     @staticmethod
     def flag(options: Mapping[str, JSON], key: str) -> bool:
         """An on/off option, off when absent."""
         value = options.get(key, False)
         if not isinstance(value, bool):
-            raise RuleViolation(f"The option {key} is either on or off.")
+            raise RuleViolation(msg("The option {option} is either on or off.", option=key))
         return value
 
     @classmethod
     def check_player_count(cls, players: Sequence[str]) -> None:
         if not cls.min_players <= len(players) <= cls.max_players:
             raise RuleViolation(
-                f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {len(players)}."
+                msg(
+                    "{game} is for {low} to {high} players, not {count}.",
+                    game=cls.title,
+                    low=cls.min_players,
+                    high=cls.max_players,
+                    count=len(players),
+                )
             )
         names = [p.strip() for p in players]
         if any(not n for n in names):
-            raise RuleViolation("Every player needs a name.")
+            raise RuleViolation(msg("Every player needs a name."))
         if len(set(names)) != len(names):
-            raise RuleViolation("Two players have the same name; give each a different one.")
+            raise RuleViolation(msg("Two players have the same name; give each a different one."))
+
+
+# Words shared by every game: die faces that are not numbers, and the colours of dice and tiles.
+FACE_WORDS: dict[str, Msg] = {"worm": msg("worm")}
+COLOUR_WORDS: dict[str, Msg] = {
+    "red": msg("red"),
+    "white": msg("white"),
+    "blue": msg("blue"),
+    "green": msg("green"),
+    "yellow": msg("yellow"),
+    "black": msg("black"),
+    "purple": msg("purple"),
+    "orange": msg("orange"),
+    "gold": msg("gold"),
+    "silver": msg("silver"),
+    "aqua": msg("aqua"),
+    "brown": msg("brown"),
+    "pink": msg("pink"),
+    "grey": msg("grey"),
+}
+
+
+def face_word(face: Face) -> Msg | int:
+    """A die face as a parameter: a number stays a number, a symbol is a word."""
+    if isinstance(face, int):
+        return face
+    return FACE_WORDS.get(face) or raw(face)
+
+
+def colour_word(colour: str) -> Msg:
+    """A colour as a parameter: known colours are words of the catalogue, others stay as typed."""
+    return COLOUR_WORDS.get(colour) or raw(colour)
 
 
 def _dump_state(value: Any) -> JSON:

@@ -7,6 +7,7 @@ import json
 import sys
 import threading
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,12 @@ def _load(args: argparse.Namespace) -> tuple[Any, Any, str]:
 
 
 def _fail(exc: Exception) -> int:
-    errors = exc.errors if isinstance(exc, HardwareConfigError) else (str(exc),)
+    from companion.config import not_allowed
+
+    if isinstance(exc, PermissionError):
+        errors: Sequence[str] = (not_allowed(exc.filename or "a file"),)
+    else:
+        errors = exc.errors if isinstance(exc, HardwareConfigError) else (str(exc),)
     section = f"[{exc.section}] " if isinstance(exc, HardwareConfigError) and exc.section else ""
     for message in errors:
         print(f"error: {section}{message}", file=sys.stderr)
@@ -222,5 +228,9 @@ def _health(args: argparse.Namespace) -> int:
     from companion.hardware.health import HealthProbe
 
     journal = args.journal or str(Path(args.data) / "companion.sqlite3")
-    print(json.dumps(HealthProbe(data_dir=args.data, journal=journal).read().as_dict(), indent=2))
+    try:
+        reading = HealthProbe(data_dir=args.data, journal=journal).read()
+    except OSError as exc:
+        return _fail(exc)
+    print(json.dumps(reading.as_dict(), indent=2))
     return 0

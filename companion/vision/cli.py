@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -13,25 +14,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     dsub = dice.add_subparsers(dest="dice_command", required=True)
 
     read = dsub.add_parser("read", help="read the dice in images; one JSON line per image with --json")
-    read.add_argument("images", nargs="+", help="image files")
+    read.add_argument("images", nargs="*", help="image files (before or after --faces)")
     read.add_argument("--json", action="store_true", help="one JSON object per image per line")
     read.add_argument("--profile", help="a profile made by 'companion dice calibrate'")
     read.add_argument("--annotate", metavar="DIR", help="write each image annotated into DIR")
     read.add_argument("--expected", type=int, help="how many dice there are, if known")
-    read.add_argument("--faces", type=_face, nargs="+", metavar="FACE",
-                      help="the faces the dice can show, if known: e.g. 1 2 3 4 5 6 (no symbol face) "
-                           "or 1 2 3 4 5 worm (Heckmeck)")
+    read.add_argument("--faces", action=_Faces, nargs="+", metavar="FACE",
+                      help="the faces the dice can show, if known: e.g. 1 2 3 4 5 6 (no symbol face), "
+                           "1 2 3 4 5 worm (Heckmeck) or worm 2 3 4 5 6 (a symbol on the 1); 'symbol' = 'worm'")
     read.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. the table's own")
     read.set_defaults(func=_read)
 
     ev = dsub.add_parser("eval", help="score the reader against YOLO labels (DIR/images, DIR/labels)")
-    ev.add_argument("data_dir")
+    ev.add_argument("data_dir", nargs="?", help="photos with YOLO labels (before or after --faces)")
     ev.add_argument("--profile", help="a profile made by 'companion dice calibrate'")
     ev.add_argument("--skip", nargs="*", default=[], help="image stems to leave out (e.g. the profile's)")
     ev.add_argument("--split", help="'train' or 'test': only that part of the fixed split (split.json)")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. one in training")
-    ev.add_argument("--faces", type=_face, nargs="+", metavar="FACE", help="the faces the dice can show")
+    ev.add_argument("--faces", action=_Faces, nargs="+", metavar="FACE", help="the faces the dice can show")
     ev.set_defaults(func=_eval)
 
     cal = dsub.add_parser("calibrate", help="build a profile from labelled photos of the table's dice")
@@ -50,13 +51,39 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ret.set_defaults(func=_retrain)
 
 
-def _face(text: str) -> int | str:
+def _face(text: str) -> int | str | None:
+    """A face from the command line (1-6, ``worm`` or ``symbol`` for the symbol face), else None."""
     from companion.vision import FACES
 
     value: int | str = int(text) if text.isdigit() else text.lower()
-    if value not in FACES:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a face: 1-6 or 'worm'")
-    return value
+    value = "worm" if value == "symbol" else value
+    return value if value in FACES else None
+
+
+class _Faces(argparse.Action):
+    """``--faces 1 2 3 4 5 6``: the leading values that are faces. What follows them (``--faces 1 2 3 4
+    5 6 photo.jpg``) is not swallowed: it goes back to the command's positional arguments."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        values = list(values)
+        faces: list[int | str] = []
+        while values and _face(values[0]) is not None and len(faces) < 7:
+            face = _face(values.pop(0))
+            if face in faces:
+                parser.error(f"--faces: {face} is given twice")
+            faces.append(face)  # type: ignore[arg-type]
+        if not faces:
+            parser.error(f"--faces: {values[0]!r} is not a face: 1-6, or worm (symbol)")
+        setattr(namespace, self.dest, faces)
+        namespace.after_faces = [*getattr(namespace, "after_faces", []), *values]
+
+
+def _positionals(args: argparse.Namespace, name: str) -> list[str]:
+    """A positional argument's values, with those that followed ``--faces``."""
+    given = getattr(args, name)
+    given = [] if given is None else [given] if isinstance(given, str) else list(given)
+    return given + list(getattr(args, "after_faces", []))
 
 
 def _load_profile(path: str | None):  # type: ignore[no-untyped-def]
@@ -73,12 +100,16 @@ def _read(args: argparse.Namespace) -> int:
     from companion.vision.annotate import annotate
     from companion.vision.reader import DiceReader
 
+    images = _positionals(args, "images")
+    if not images:
+        print("companion dice read: give at least one image", file=sys.stderr)
+        return 2
     reader = DiceReader(args.model, profile=_load_profile(args.profile))
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
-    for name in args.images:
+    for name in images:
         frame = cv2.imread(name)
         if frame is None:
             print(f"{name}: cannot read image", file=sys.stderr)
@@ -108,7 +139,11 @@ def _eval(args: argparse.Namespace) -> int:
     from companion.vision.evaluate import Score, iterate
     from companion.vision.reader import UNCERTAIN, DiceReader
 
-    data = Path(args.data_dir)
+    given = _positionals(args, "data_dir")
+    if len(given) != 1:
+        print("companion dice eval: give one folder of labelled photos", file=sys.stderr)
+        return 2
+    data = Path(given[0])
     only = _split_stems(data, args.split) if args.split else None
     if args.split and only is None:
         print(f"{data}: not in split.json", file=sys.stderr)

@@ -133,8 +133,10 @@ class DiceReader:
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None) -> Reading:
-        """``faces``: the faces the table's dice can show, when the game knows them (no symbol face
-        outside Heckmeck); a die is then read as the likeliest of those."""
+        """``faces``: the faces the table's dice can show, when the caller knows them (the game's, or
+        the set's: no symbol face outside Heckmeck, or a symbol on any face in place of its number); a
+        die is then read as the likeliest of those, and nothing is guessed about the set
+        (``one_set``)."""
         t0 = time.perf_counter()
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
@@ -144,7 +146,8 @@ class DiceReader:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
-        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))))
+        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))),
+                              faces)
         dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
@@ -336,15 +339,22 @@ class DiceReader:
                           state, count, p_face, alts)
 
 
-def one_set(face_probs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The dice of a frame are one set, and a set with a symbol face has no 6 (the Heckmeck worm takes
-    the 6's place). So a die read as a 6 is evidence that the set has no symbol face, and each die's
-    symbol face is weighed by what the *other* dice say: the odds of a symbol set (even without
-    evidence, as in ``Profile.weigh_symbols``) times, per other die, P(not a 6) / P(not a symbol).
+def one_set(face_probs: np.ndarray, faces: Sequence[int | str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """When the set's ``faces`` are declared, they say all there is to say (the reader has already kept
+    each die to them): a symbol face on any face, beside a 6 or not, or none. The dice are left as they
+    are.
+
+    Without them the dice of a frame are still one set, and the usual set with a symbol face has no 6
+    (the Heckmeck worm takes the 6's place). So a die read as a 6 is evidence that the set has no
+    symbol face, and each die's symbol face is weighed by what the *other* dice say: the odds of a
+    symbol set (even without evidence, as in ``Profile.weigh_symbols``) times, per other die,
+    P(not a 6) / P(not a symbol).
     Only evidence against a symbol set counts: dice the network never saw look least unlike a symbol
     face, so several of them would otherwise vouch for each other. One die alone is left as it is.
     Returns the dice's face probabilities and the share of each die's probability that was kept: a
     die the network saw as a symbol face is then some number, but it cannot say which one."""
+    if faces is not None:
+        return face_probs.astype(np.float32, copy=True), np.ones(len(face_probs), np.float32)
     six, sym = FACES.index(6), FACES.index("worm")
     each = np.log(np.maximum(1.0 - face_probs[:, six], 1e-6)) - np.log(np.maximum(1.0 - face_probs[:, sym], 1e-6))
     each = np.minimum(each, 0.0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Flask, jsonify
@@ -9,8 +10,10 @@ from werkzeug.exceptions import HTTPException
 
 from companion.assets import asset_dir
 from companion.config import Config
+from companion.odds.service import TurnWarmer
 from companion.session import Table
 from companion.web.hub import Hub
+from companion.web.language import install as install_language
 
 WEB_ROOT = asset_dir("web")
 
@@ -31,12 +34,11 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish)
+    table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
     app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices}
-    # Every sentence in a template goes through _() and ngettext() (English for now; the catalogues of
-    # other languages plug in here).
-    app.jinja_env.globals.update(_=_identity, ngettext=_ngettext_identity)
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    install_language(app)  # templates' _() and ngettext() in each page's language (companion/web/language.py)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
@@ -46,10 +48,3 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
 
     return app
 
-
-def _identity(text: str, **values: Any) -> str:
-    return text.format(**values) if values else text
-
-
-def _ngettext_identity(one: str, many: str, n: int, **values: Any) -> str:
-    return (one if n == 1 else many).format(n=n, **values)

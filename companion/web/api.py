@@ -7,7 +7,9 @@ changes nothing.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
+import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -15,11 +17,14 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.games.base import MalformedAction, RuleViolation
-from companion.record import RecordError
+from companion.games.messages import Msg, msg, raw
+from companion.record import RecordError, summary_line
 from companion.session import Table
 from companion.web.hub import Hub, TooManyStreams
+from companion.web.language import bundle, localize_response, localized_frames, request_language
 
 api = Blueprint("api", __name__, url_prefix="/api")
+api.after_request(localize_response)  # every answer's messages in the page's language
 
 
 def ctx() -> dict[str, Any]:
@@ -39,30 +44,31 @@ def device() -> str:
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: Msg | str) -> None:
+        super().__init__(str(message))
+        self.msg = message if isinstance(message, Msg) else raw(message)
         self.status = status
 
 
 @api.errorhandler(ApiError)
 def api_error(exc: ApiError) -> Any:
-    return jsonify(error=str(exc)), exc.status
+    return jsonify(error=exc.msg.to_json()), exc.status
 
 
 @api.errorhandler(MalformedAction)
 def malformed(exc: MalformedAction) -> Any:
     # ``kind`` lets the tablet put a sentence for the players in place of the field-level detail
-    return jsonify(error=str(exc), kind="malformed"), 400
+    return jsonify(error=exc.msg.to_json(), kind="malformed"), 400
 
 
 @api.errorhandler(RuleViolation)
 def refused(exc: RuleViolation) -> Any:
-    return jsonify(error=str(exc)), 409
+    return jsonify(error=exc.msg.to_json()), 409
 
 
 @api.errorhandler(RecordError)
 def bad_record(exc: RecordError) -> Any:
-    return jsonify(error=f"The record cannot be imported: {exc}"), 400
+    return jsonify(error=msg("The record cannot be imported: {reason}", reason=exc.msg).to_json()), 400
 
 
 def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -71,9 +77,9 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
         given = request.headers.get("X-Table-Pin", "")
         expected = ctx()["config"].server.pin
         if not given:
-            raise ApiError(403, "Enter the table PIN to change the game.")
+            raise ApiError(403, msg("Enter the table PIN to change the game."))
         if not hmac.compare_digest(given.encode(), expected.encode()):
-            raise ApiError(403, "That PIN is not this table's PIN.")
+            raise ApiError(403, msg("That PIN is not this table's PIN."))
         return view(*args, **kwargs)
 
     return wrapper
@@ -82,7 +88,7 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
 def body() -> dict[str, Any]:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise ApiError(400, "The request needs a JSON object body.")
+        raise ApiError(400, msg("The request needs a JSON object body."))
     return data
 
 
@@ -117,7 +123,25 @@ def check_pin() -> Any:
 
 @api.get("/games")
 def games() -> Any:
-    return jsonify(games=[g.to_json() for g in table().journal.games()], current=table().game_id)
+    return jsonify(games=[summarized(g.to_json()) for g in table().journal.games()], current=table().game_id)
+
+
+def summarized(game: dict[str, Any]) -> dict[str, Any]:
+    """A stored game's summary is its outcome's message as JSON (older journals: English text)."""
+    summary = game.get("summary")
+    if isinstance(summary, str) and summary.startswith("{"):
+        with contextlib.suppress(ValueError):
+            game["summary"] = json.loads(summary)
+    return game
+
+
+@api.get("/i18n.js")
+@api.get("/i18n/<lang>.js")
+def i18n_bundle(lang: str | None = None) -> Any:
+    """The page scripts' words and plural rule in the page's language (or ``lang``)."""
+    response = Response(bundle(lang or request_language()), mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @api.post("/games")
@@ -126,13 +150,13 @@ def new_game() -> Any:
     data = body()
     game, players, options = data.get("game"), data.get("players"), data.get("options", {})
     if not isinstance(game, str):
-        raise ApiError(400, "Say which game to start.")
+        raise ApiError(400, msg("Say which game to start."))
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise ApiError(400, "List the players by name.")
+        raise ApiError(400, msg("List the players by name."))
     if not isinstance(options, dict):
-        raise ApiError(400, "Options must be a JSON object.")
+        raise ApiError(400, msg("Options must be a JSON object."))
     title = data.get("title", "")
-    game_id = table().new_game(game, players, options, title if isinstance(title, str) else "")
+    game_id = table().new_game(game, players, options, title if isinstance(title, str) else "", data.get("odds"))
     return jsonify(id=game_id), 201
 
 
@@ -140,7 +164,7 @@ def new_game() -> Any:
 @needs_pin
 def open_game(game_id: int) -> Any:
     if table().journal.game(game_id) is None:
-        raise ApiError(404, f"There is no game number {game_id}.")
+        raise ApiError(404, msg("There is no game number {game}.", game=game_id))
     table().open(game_id)
     return jsonify(id=game_id)
 
@@ -149,18 +173,63 @@ def open_game(game_id: int) -> Any:
 def export_game(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
-        raise ApiError(404, f"There is no game number {game_id}.")
+        raise ApiError(404, msg("There is no game number {game}.", game=game_id))
     awaiting = table().awaiting()
     if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
         # the record holds the choices made so far: it would give them away
-        raise ApiError(409, "Export the game once every player has made their secret choice.")
-    text = "\n".join(table().journal.export_lines(game_id)) + "\n"
+        raise ApiError(409, msg("Export the game once every player has made their secret choice."))
+    lines = list(table().journal.export_lines(game_id))
+    summary = summary_line(table().timeline_of(game_id))
+    text = "\n".join(lines + ([summary] if summary else [])) + "\n"
     name = f"{row.game}-{game_id}.jsonl"
     return Response(
         text,
         mimetype="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+@api.get("/games/<int:game_id>/stats")
+def game_stats(game_id: int) -> Any:
+    """The end-of-game statistics (only once the game is over: they would give away hidden money)."""
+    from companion.stats import game_stats as stats_of
+
+    if table().journal.game(game_id) is None:
+        raise ApiError(404, msg("There is no game number {game}.", game=game_id))
+    timeline = table().timeline_of(game_id)
+    if timeline.rules.outcome(timeline.state) is None:
+        raise ApiError(409, msg("The statistics come at the end of the game."))
+    return jsonify(stats_of(timeline))
+
+
+@api.get("/odds")
+def odds() -> Any:
+    """The odds for the position on the table, when the table has switched them on for this game.
+    ``?stake=N``: the bet to price a Lords of Vegas gamble at (else the largest allowed)."""
+    import time
+
+    from companion.odds.service import table_odds
+
+    t = table()
+    with t._lock:
+        timeline, game_id = t.timeline, t.game_id
+        if timeline is None or game_id is None:
+            raise ApiError(409, msg("No game is open; start a new game first."))
+        settings = t.odds_settings()
+        state, steps, entries = timeline.state, len(timeline.steps), timeline.entries
+    if not settings["on"]:
+        raise ApiError(409, msg("The odds are off for this game; the table can switch them on with the PIN."))
+    stake = request.args.get("stake", type=int)
+    key = (game_id, steps, entries)
+    result = table_odds(timeline.header.game, state, seed=hash(key) & 0xFFFFFFFF, clock=time.perf_counter, stake=stake)
+    return jsonify(settings=settings, odds=result, inputs=steps)
+
+
+@api.put("/odds/settings")
+@needs_pin
+def set_odds() -> Any:
+    """Switch the open game's odds on or off, or say where they show: ``{"on": true, "where": "ask"}``."""
+    return jsonify(settings=table().set_odds(body()))
 
 
 @api.get("/games/<int:game_id>/history")
@@ -170,7 +239,7 @@ def game_history(game_id: int) -> Any:
 
     row = table().journal.game(game_id)
     if row is None:
-        raise ApiError(404, f"There is no game number {game_id}.")
+        raise ApiError(404, msg("There is no game number {game}.", game=game_id))
     awaiting = table().awaiting()
     entries = list(table().journal.entries(game_id))
     if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
@@ -197,7 +266,7 @@ def import_game() -> Any:
     try:
         text = request.get_data(as_text=True)
     except UnicodeDecodeError:
-        raise ApiError(400, "A game record is UTF-8 text.") from None
+        raise ApiError(400, msg("A game record is UTF-8 text.")) from None
     game_id = table().import_record(text.splitlines())
     return jsonify(id=game_id), 201
 
@@ -207,7 +276,7 @@ def import_game() -> Any:
 def submit() -> Any:
     data = body()
     if "action" not in data:
-        raise ApiError(400, 'The request needs an "action".')
+        raise ApiError(400, msg('The request needs an "action".'))
     events = table().submit(data["action"], device=device())
     return jsonify(events=[e.to_json() for e in events], version=table().version)
 
@@ -243,7 +312,7 @@ def confirm() -> Any:
 def devices() -> Any:
     rig = ctx()["devices"]
     if rig is None:
-        raise ApiError(404, "No camera or buttons are attached to this companion.")
+        raise ApiError(404, msg("No camera or buttons are attached to this companion."))
     return rig
 
 
@@ -254,7 +323,7 @@ def press_button(name: str) -> Any:
     data = request.get_json(silent=True) or {}
     hold = data.get("hold", 0.0) if isinstance(data, dict) else 0.0
     if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= 10:
-        raise ApiError(400, "hold is a number of seconds between 0 and 10.")
+        raise ApiError(400, msg("hold is a number of seconds between 0 and 10."))
     devices().press(name, hold=float(hold))
     return jsonify(ok=True, version=table().version)
 
@@ -284,9 +353,9 @@ def start_calibration() -> Any:
     data = body()
     faces, count = data.get("faces", list(PLAIN)), data.get("count")
     if not isinstance(faces, list):
-        raise ApiError(400, 'List the faces the dice have, e.g. "faces": [1, 2, 3, 4, 5, 6].')
+        raise ApiError(400, msg('List the faces the dice have, e.g. "faces": [1, 2, 3, 4, 5, 6].'))
     if count is not None and type(count) is not int:
-        raise ApiError(400, "The number of dice is a whole number.")
+        raise ApiError(400, msg("The number of dice is a whole number."))
     return jsonify(rig.start_calibration(DiceSet(tuple(faces), count)))
 
 
@@ -306,9 +375,9 @@ def confirm_calibration() -> Any:
     data = body()
     faces, number = data.get("faces"), data.get("reading")
     if not isinstance(faces, list) or not faces or not all(type(f) in (int, str) for f in faces):
-        raise ApiError(400, 'List one face for each die read, in the reading\'s order, e.g. "faces": [3, 1, 6].')
+        raise ApiError(400, msg('List one face for each die read, in the reading\'s order, e.g. "faces": [3, 1, 6].'))
     if number is not None and type(number) is not int:
-        raise ApiError(400, "The reading is named by its number.")
+        raise ApiError(400, msg("The reading is named by its number."))
     learnt = rig.confirm_calibration(faces, number)
     return jsonify(learnt=learnt, calibration=rig.calibration_status())
 
@@ -334,7 +403,7 @@ def forget_dice() -> Any:
 def camera_frame() -> Any:
     jpeg = devices().frame_jpeg()
     if jpeg is None:
-        raise ApiError(404, "The camera has not produced a frame yet.")
+        raise ApiError(404, msg("The camera has not produced a frame yet."))
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -345,6 +414,7 @@ def events() -> Any:
         stream = hub.stream(table().view(), request.headers.get("Last-Event-ID"))
     except TooManyStreams as exc:
         return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
+    stream = localized_frames(stream, request_language(), ctx()["frames"])  # this page's language
     return Response(
         stream_with_context(stream),
         mimetype="text/event-stream",

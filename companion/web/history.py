@@ -27,7 +27,7 @@ def scores(game: str, board: Mapping[str, Any]) -> list[float]:
 
 @dataclass
 class _Item:
-    text: str
+    text: dict[str, Any]  # a message (rendered in the page's language on the way out)
     kind: str
     at: str
     device: str
@@ -75,7 +75,7 @@ def game_history(row: GameRow, entries: Sequence[Mapping[str, Any]]) -> dict[str
             data = event.data or {}
             seats = [v for k, v in data.items() if k in ("player", "seat", "winner") and isinstance(v, int)]
             story.items.append(
-                _Item(event.text, event.kind, str(entry.get("at", "")), str(entry.get("device", "")), seats)
+                _Item(event.text.to_json(), event.kind, str(entry.get("at", "")), str(entry.get("device", "")), seats)
             )
             indexes.append(len(story.items) - 1)
         story.active.append(indexes)

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from live import serve  # type: ignore[import-not-found]
+from playwright_driver import APT_HINT, driver_problem, hint  # type: ignore[import-not-found]
 
 from companion.config import Config, ServerConfig, StoreConfig
 from companion.journal import Journal
@@ -28,7 +29,7 @@ CHROMIUM_ARGS = [
 def chromium_path() -> str:
     path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not path:
-        pytest.fail("Debian's chromium is needed for the browser tests: apt-get install chromium (.ci/run does)")
+        pytest.fail(f"Debian's chromium is needed for the browser tests: {APT_HINT}")
     return path
 
 
@@ -36,10 +37,17 @@ def chromium_path() -> str:
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
+    executable = chromium_path()  # before the driver: the likelier miss on a new machine
+    try:
+        manager = sync_playwright().start()
+    except Exception as exc:  # the driver's node did not start: say why, not "connection closed"
+        pytest.fail(hint(exc, driver_problem()), pytrace=False)
+    try:
+        b = manager.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+    finally:
+        manager.stop()
 
 
 @pytest.fixture

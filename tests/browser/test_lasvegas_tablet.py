@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from companion.i18n.render import localize
 from companion.session import Table
 
 pytestmark = pytest.mark.browser
@@ -18,6 +19,8 @@ def wait_until(check: Any, timeout: float = 10.0) -> None:
     while not check():
         assert time.monotonic() < deadline, "the page's input never reached the table"
         time.sleep(0.02)
+
+
 PIN = "4321"
 
 
@@ -51,7 +54,8 @@ def test_a_round_with_camera_rolls(page: Any, companion: tuple[str, Table]) -> N
         if game["scoreboard"]["round"] != 1:
             break
         inputs = game["inputs"]
-        expect(page.get_by_test_id("waiting")).to_have_text(game["awaiting"]["prompt"])  # the page caught up
+        prompt = localize(game["awaiting"]["prompt"], "en")
+        expect(page.get_by_test_id("waiting")).to_have_text(prompt)  # the page caught up
         if game["awaiting"]["kind"] == "dice":
             page.get_by_test_id("simulate-roll").click()
             page.get_by_test_id("use-reading").click()

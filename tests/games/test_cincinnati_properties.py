@@ -145,4 +145,4 @@ def test_no_choice_leaks_through_events_before_the_reveal() -> None:
         state, events = R.apply(state, action)
         for e in events:
             if e.kind == "chosen":
-                assert set(e.data) == {"player"} and " table." in e.text and "table A" not in e.text
+                assert set(e.data) == {"player"} and " table." in str(e.text) and "table A" not in str(e.text)

@@ -26,6 +26,7 @@ from companion.games.cincinnati.actions import (
 from companion.games.cincinnati.cards import CHIPS, DECK, DUEL, remove_one
 from companion.games.cincinnati.rules import CincinnatiRules
 from companion.games.cincinnati.state import CincinnatiState
+from companion.i18n.render import localize
 
 R = CincinnatiRules()
 FIVE = ["Giulia", "Caterina", "Franco", "Paolo", "Susanna"]
@@ -46,7 +47,7 @@ class Game:
         for action in actions:
             self.state, events = R.apply(self.state, action)
             self.events += events
-            self.log += [e.text for e in events]
+            self.log += [str(e.text) for e in events]
         return self
 
     def refused(self, action: Action, match: str) -> None:
@@ -105,7 +106,7 @@ class Game:
         return R.scoreboard(self.state)
 
     def player(self, name: str) -> Any:
-        return self.board["players"][self.seat(name)]
+        return localize(self.board["players"][self.seat(name)], "en")
 
     def table(self, name: str) -> Any:
         return next(t for t in self.board["tables"] if t["table"] == name)
@@ -162,7 +163,7 @@ def test_rulebook_choice_example_and_nothing_shows_before_the_reveal() -> None:
     assert all(t["players"] is None for t in board["tables"])
     chosen = [e for e in g.events if e.kind == "chosen"]
     assert len(chosen) == 4 and all(
-        set(e.data) == {"player"} and e.text.endswith("has chosen a table.") for e in chosen
+        set(e.data) == {"player"} and str(e.text).endswith("has chosen a table.") for e in chosen
     )
     assert R.awaiting(g.state).kind == "secret" and R.awaiting(g.state).players == (g.seat("Susanna"),)
     g.choose(Susanna="C")
@@ -292,7 +293,7 @@ def test_rulebook_chip_throws_asked_richest_first_then_around_until_nobody_pays(
         for name in FIVE:
             g.pass_(name)
     awaiting = R.awaiting(g.state)
-    assert "Ask Paolo, Susanna, Giulia, Caterina and Franco" in awaiting.prompt
+    assert "Ask Paolo, Susanna, Giulia, Caterina, and Franco" in str(awaiting.prompt)
     assert awaiting.options[0].action == NoMore() and awaiting.options[0].recommended
     g.do(BuyThrow(g.seat("Susanna")), BuyThrow(g.seat("Caterina")))
     g.refused(BuyThrow(g.seat("Susanna")), "already paid")
@@ -635,7 +636,7 @@ def test_rulebook_the_game_ends_after_twelve_rounds_richest_wins_chips_counting_
     g.final(Ann=(1, 2, 3, 4, 6), Bob=(1, 2, 3, 4, 6), Cy=(1, 2, 3, 4, 6))
     outcome = R.outcome(g.state)
     assert g.state.phase == "over" and outcome is not None
-    assert outcome.winners == (1,) and "55,000" in outcome.text  # 30,000 + 5 chips beats 35,000 + 3 chips
+    assert outcome.winners == (1,) and "55,000" in str(outcome.text)  # 30,000 + 5 chips beats 35,000 + 3 chips
     assert R.awaiting(g.state).kind == "over"
     g.refused(RevealCard(15_000), "game is over")
 
@@ -651,7 +652,7 @@ def test_ruling_equal_money_more_35000_cards_win_then_30000_then_a_shared_win() 
     g.cards(25_000, 20_000).choose(Ann="C", Bob="C", Cy="C")
     g.final(Ann=(6, 6, 6, 6, 6), Bob=(6, 6, 6, 6, 6), Cy=(6, 6, 6, 6, 6))
     outcome = R.outcome(g.state)
-    assert outcome is not None and outcome.winners == (0, 2) and "share the win" in outcome.text
+    assert outcome is not None and outcome.winners == (0, 2) and "share the win" in str(outcome.text)
 
 
 # --- the interface -----------------------------------------------------------------------------------

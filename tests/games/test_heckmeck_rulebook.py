@@ -82,7 +82,7 @@ def test_figure_4b_steal_the_exact_top_tile() -> None:
     assert claims[0] == Claim(21, victim=1)
     state, events = rules.apply(state, Claim(21, victim=1))
     assert state.stacks[1] == () and state.stacks[4] == (21,)
-    assert "stole 21 from Heather" in events[0].text
+    assert "stole 21 from Heather" in str(events[0].text)
 
 
 def test_figure_4c_own_tile_and_covered_tile_cannot_be_taken() -> None:
@@ -165,7 +165,7 @@ def test_figure_7a_returning_a_tile_turns_the_highest_over() -> None:
     state = kept(state, (5, 5))
     state, events = rules.apply(state, Stop())
     assert 27 in state.grill and 34 in state.face_down and 34 not in state.grill
-    assert "34 is turned over" in events[-1].text
+    assert "34 is turned over" in str(events[-1].text)
 
 
 def test_figure_7b_a_returned_tile_that_is_highest_stays_face_up() -> None:
@@ -184,7 +184,7 @@ def test_short_variant_turns_a_returned_highest_tile_over() -> None:
     state = replace(state, short_variant=True)
     state, events = rules.apply(kept(state, (5,)), Stop())
     assert 30 not in state.grill and 30 in state.face_down
-    assert "face down" in events[-1].text
+    assert "face down" in str(events[-1].text)
 
 
 def test_short_variant_still_flips_the_highest_when_the_returned_tile_is_lower() -> None:
@@ -238,7 +238,7 @@ def test_a_complete_tie_is_a_shared_win() -> None:
     state = table(players=3, stacks=((), (), ()), grill=(), face_down=TILES, phase="over")
     outcome = rules.outcome(state)
     assert outcome is not None and outcome.winners == (0, 1, 2)
-    assert "share" in outcome.text
+    assert "share" in str(outcome.text)
 
 
 def test_worms_per_tile() -> None:
@@ -246,9 +246,7 @@ def test_worms_per_tile() -> None:
     assert sum(worms_on(t) for t in TILES) == 40
 
 
-@pytest.mark.parametrize(
-    ("players", "ok"), [(1, False), (2, True), (7, True), (8, False)]
-)
+@pytest.mark.parametrize(("players", "ok"), [(1, False), (2, True), (7, True), (8, False)])
 def test_player_count(players: int, ok: bool) -> None:
     names = [f"P{i}" for i in range(players)]
     if ok:

@@ -13,6 +13,7 @@ from companion.games.lasvegas.banknotes import TOTAL, remove_one
 from companion.games.lasvegas.payout import WHITE, pay
 from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Place, Roll
 from companion.games.lasvegas.state import Casino, LasVegasState
+from companion.i18n.render import localize
 
 rules = LasVegasRules()
 ANNA, BENNO, CARLA, DENNY = range(4)
@@ -59,8 +60,8 @@ def test_rulebook_placement_example_benno_places_all_four_threes() -> None:
     state = rules.setup(NAMES, {})
     state = replace(state, phase="roll", current=BENNO, own_left=(8, 5, 8, 8))
     state, _ = rules.apply(state, Roll(own("blue", 3, 5, 3, 3, 3)))
-    labels = [o.label for o in rules.awaiting(state).options]
-    assert labels == ["Casino 3: four dice", "Casino 5: one die"]
+    labels = [str(o.label) for o in rules.awaiting(state).options]
+    assert labels == ["Casino 3: 4 dice", "Casino 5: 1 die"]
     state, _ = rules.apply(state, Place(3))
     # all four threes went to casino 3 (no way to put down only some of them); one die is left
     assert state.casinos[2].dice[BENNO] == 4
@@ -83,7 +84,9 @@ def test_rulebook_tie_example_1_and_payout_example_1_caesars_palace() -> None:
     assert state.won == ((80_000,), (), (), (30_000,))
     assert 10_000 in state.under
     line = rules.scoreboard(state)["payout"]["lines"][2]
-    assert line == "Casino 3: Anna 80,000, Denny 30,000; Benno and Carla tied with 3, out; 10,000 under the deck."
+    assert localize(line, "en") == (
+        "Casino 3: Anna 80,000 and Denny 30,000; Benno and Carla tied with 3 dice, out; 10,000 under the deck."
+    )
 
 
 def test_rulebook_tie_example_2_golden_nugget_everyone_out() -> None:
@@ -127,8 +130,8 @@ def test_rulebook_neutral_dice_placement_example_carla() -> None:
     state = rules.setup(NAMES, {"neutral_dice": True})
     state = replace(state, phase="roll", current=CARLA, own_left=(8, 8, 3, 8), white_left=(2, 2, 2, 2))
     state, _ = rules.apply(state, Roll(own("green", 1, 1, 5) + white(1, 6)))
-    labels = [o.label for o in rules.awaiting(state).options]
-    assert labels == ["Casino 1: two of yours and one white", "Casino 5: one of yours", "Casino 6: one white"]
+    labels = [str(o.label) for o in rules.awaiting(state).options]
+    assert labels == ["Casino 1: 2 of yours and 1 white", "Casino 5: 1 of yours", "Casino 6: 1 white die"]
     ones, _ = rules.apply(state, Place(1))
     assert ones.casinos[0].dice[CARLA] == 2 and ones.casinos[0].white == 1
     assert (ones.own_left[CARLA], ones.white_left[CARLA]) == (1, 1)

@@ -18,6 +18,7 @@ from companion.games.lasvegas.payout import WHITE, pay
 from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Place, Roll
 from companion.games.lasvegas.simulate import play, random_input
 from companion.games.lasvegas.state import Casino, LasVegasState
+from companion.i18n.render import localize
 
 rules = LasVegasRules()
 NAMES = ["Anna", "Benno", "Carla", "Denny"]
@@ -137,7 +138,7 @@ def over(*won: tuple[int, ...]) -> LasVegasState:
 def test_ruling_end_most_money_wins() -> None:
     outcome = rules.outcome(over((90_000,), (50_000, 30_000)))
     assert outcome is not None and outcome.winners == (0,)
-    assert outcome.text == "Anna wins with 90,000 in 1 note."
+    assert str(outcome.text) == "Anna wins with 90,000 in 1 banknote."
 
 
 def test_ruling_end_tie_on_money_most_banknotes_wins() -> None:
@@ -148,7 +149,7 @@ def test_ruling_end_tie_on_money_most_banknotes_wins() -> None:
 def test_ruling_end_tie_on_money_and_notes_is_a_shared_win() -> None:
     outcome = rules.outcome(over((50_000, 40_000), (10_000,), (60_000, 30_000)))
     assert outcome is not None and outcome.winners == (0, 2)
-    assert "share the win" in outcome.text
+    assert "share the win" in str(outcome.text)
     assert rules.awaiting(over((1,), (1,))).kind == "over"
 
 
@@ -161,7 +162,7 @@ def test_ruling_player_with_only_white_dice_left_keeps_rolling_and_places_white_
     spec = rules.awaiting(state).dice
     assert spec is not None and spec.colours == (("white", 2),)
     state, _ = rules.apply(state, Roll(dice("white", 4, 6)))
-    assert [o.label for o in rules.awaiting(state).options] == ["Casino 4: one white", "Casino 6: one white"]
+    assert [str(o.label) for o in rules.awaiting(state).options] == ["Casino 4: 1 white die", "Casino 6: 1 white die"]
     state, _ = rules.apply(state, Place(6))
     assert state.current == 0 and state.phase == "roll", "Benno has nothing left: Anna rolls again"
     assert state.casinos[5].white == 1
@@ -170,10 +171,10 @@ def test_ruling_player_with_only_white_dice_left_keeps_rolling_and_places_white_
 def test_white_dice_are_rolled_and_placed_with_own_dice_of_the_chosen_face() -> None:
     state = stocked(NAMES[:2], neutral_dice=True)
     state, _ = rules.apply(state, Roll(dice("red", 4, 4, 4, 1, 2, 2, 3, 5) + dice("white", 4, 1, 6, 6)))
-    labels = [o.label for o in rules.awaiting(state).options]
-    assert "Casino 4: three of yours and one white" in labels
+    labels = [str(o.label) for o in rules.awaiting(state).options]
+    assert "Casino 4: 3 of yours and 1 white" in labels
     state, events = rules.apply(state, Place(4))
-    assert events[0].text == "Anna put three dice and one white on casino 4."
+    assert str(events[0].text) == "Anna put 3 dice and 1 white on casino 4."
     assert state.casinos[3].dice[0] == 3 and state.casinos[3].white == 1
     assert (state.own_left[0], state.white_left[0]) == (5, 3)
 
@@ -289,7 +290,7 @@ def test_a_reading_with_the_wrong_number_of_dice_is_refused() -> None:
     with pytest.raises(RuleViolation, match="Expected 8 dice but 7 were entered"):
         rules.apply(state, Roll(dice("red", 1, 2, 3, 4, 5, 6, 1)))
     state = stocked(neutral_dice=True)
-    with pytest.raises(RuleViolation, match="8 red, 2 white"):
+    with pytest.raises(RuleViolation, match="8 red and 2 white"):
         rules.apply(state, Roll(dice("red", 1, 2, 3, 4, 5, 6, 1, 2, 3) + dice("white", 4)))
 
 
@@ -314,16 +315,16 @@ def test_faces_other_than_one_to_six_are_refused() -> None:
 
 def test_notes_that_are_not_in_the_deck_are_refused() -> None:
     state = rules.setup(NAMES, {})
-    with pytest.raises(RuleViolation, match="no 15,000 note"):
+    with pytest.raises(RuleViolation, match="no 15,000 banknote"):
         rules.apply(state, DrawNote(15_000))
     state = replace(state, deck=tuple(v for v in state.deck if v != 60_000))
-    with pytest.raises(RuleViolation, match="Every 60,000 note is already out"):
+    with pytest.raises(RuleViolation, match="Every 60,000 banknote is already out"):
         rules.apply(state, DrawNote(60_000))
 
 
 def test_inputs_out_of_turn_are_refused_and_change_nothing() -> None:
     fresh = rules.setup(NAMES, {})
-    with pytest.raises(RuleViolation, match="casino 1 still needs a note"):
+    with pytest.raises(RuleViolation, match="casino 1 still needs a banknote"):
         rules.apply(fresh, Roll(dice("red", *[1] * 8)))
     with pytest.raises(RuleViolation, match="roll the dice first"):
         rules.apply(fresh, Place(1))
@@ -380,8 +381,8 @@ def test_setup_player_counts_and_registry() -> None:
 def test_virtual_deck_option_changes_only_the_prompt() -> None:
     plain = rules.setup(NAMES, {})
     virtual = rules.setup(NAMES, {"virtual_deck": True})
-    assert "companion draws" in rules.awaiting(virtual).prompt
-    assert "enter its value" in rules.awaiting(plain).prompt
+    assert "companion draws" in str(rules.awaiting(virtual).prompt)
+    assert "enter its value" in str(rules.awaiting(plain).prompt)
     assert rules.scoreboard(virtual)["virtual_deck"] is True
     rng = random.Random(0)
     action = random_input(rules, virtual, rng)
@@ -410,7 +411,7 @@ def test_scoreboard_shows_casinos_roll_deck_and_payout() -> None:
     casinos[3] = Casino(4, (90_000, 20_000), (1, 2, 0, 0), 1)
     state = replace(state, casinos=tuple(casinos))
     state, _ = rules.apply(state, Roll(dice("red", 4, 4, 4, 1, 1, 2, 2, 3) + dice("white", 4, 6)))
-    board = rules.scoreboard(state)
+    board = localize(rules.scoreboard(state), "en")
     casino4 = board["casinos"][3]
     assert casino4["notes"] == [90_000, 20_000]
     assert casino4["dice"] == [
@@ -424,7 +425,7 @@ def test_scoreboard_shows_casinos_roll_deck_and_payout() -> None:
     assert board["deck"]["count"] == 48 and board["under"] == {"count": 0, "total": 0}
     assert board["payout"] is None and board["money_hidden"] is True
     final, _ = play(NAMES, {"neutral_dice": True}, seed=2)
-    board = rules.scoreboard(final)
+    board = localize(rules.scoreboard(final), "en")
     assert board["payout"]["round"] == 4 and len(board["payout"]["lines"]) == 6
     assert all(line.startswith(f"Casino {i}:") for i, line in enumerate(board["payout"]["lines"], 1))
     assert money_everywhere(final) == TOTAL

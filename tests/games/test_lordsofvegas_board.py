@@ -97,7 +97,7 @@ def test_companies_and_supply() -> None:
     assert COMPANY == {"purple": "Albion", "gold": "Sphinx", "aqua": "Vega", "silver": "Tivoli", "brown": "Pioneer"}
     assert TILES_PER_COLOUR * len(COLOURS) == 45
     assert (DICE_PER_PLAYER, MARKERS_PER_PLAYER) == (12, 10)
-    assert card_label("D8") == "D8 (Sphinx, gold)" and card_label("A6") == "A6 (The Strip)"
+    assert str(card_label("D8")) == "D8 (Sphinx, gold)" and str(card_label("A6")) == "A6 (The Strip)"
 
 
 def test_scoring_track_spaces() -> None:

@@ -132,7 +132,7 @@ def test_rulebook_sprawl_from_a2_into_a5_costs_18_and_must_be_gold() -> None:
     state = position(["Red", "Yellow"], tiles={"A2": ("gold", 0, 2)}, markers={"A3": 1}, money=(30, 0))
     with pytest.raises(RuleViolation, match="empty lot nobody owns"):
         rules.apply(state, Sprawl("A3", "gold"))
-    with pytest.raises(RuleViolation, match="brown casino"):
+    with pytest.raises(RuleViolation, match="casino of brown"):
         rules.apply(state, Sprawl("A5", "brown"))
     state, _ = play(state, Sprawl("A5", "gold"))
     assert state.money == (12, 0)

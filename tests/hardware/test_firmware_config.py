@@ -3,9 +3,12 @@ dry run against a fake root, the kiosk's health gate with stand-in curl and chro
 
 from __future__ import annotations
 
+import grp
 import os
+import shlex
 import shutil
 import subprocess
+import tempfile
 import tomllib
 from pathlib import Path
 
@@ -80,7 +83,10 @@ def test_unit_has_the_settings_the_issue_asks_for() -> None:
 
 
 # --- the scripts -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("script", [INSTALL, KIOSK], ids=lambda p: p.name)
+SCRIPTS = [INSTALL, KIOSK, *sorted((FIRMWARE.parent / "scripts").iterdir()), FIRMWARE.parent / ".ci/run"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
 def test_shellcheck_is_clean(script: Path) -> None:
     if shutil.which("shellcheck") is None:
         pytest.skip("shellcheck is not installed (apt-get install shellcheck)")
@@ -94,6 +100,7 @@ def fake_pi(tmp_path: Path) -> Path:
     (root / "boot/firmware").mkdir(parents=True)
     (root / "etc/os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n')
     (root / "etc/hostname").write_text("raspberrypi\n")
+    (root / "etc/hosts").write_text("127.0.0.1\tlocalhost\n127.0.1.1\traspberrypi\n")
     (root / "boot/firmware/config.txt").write_text("[all]\ndtparam=audio=on\ncamera_auto_detect=1\n")
     return root
 
@@ -102,9 +109,31 @@ def snapshot(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def install(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # no raspi-config here: the generic branches run
-    return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60, env=env)
+APT_HAS_THEM = "Candidate: 2.0-1"  # what apt-cache policy prints for a package the sources have
+APT_LACKS_THEM = "Candidate: (none)"
+
+
+def fake_apt_cache(tmp_path: Path, policy: str) -> Path:
+    """A bin folder whose apt-cache answers ``policy`` for every package (as on a Pi, or not)."""
+    bin_dir = tmp_path / "fakebin"
+    bin_dir.mkdir(exist_ok=True)
+    tool = bin_dir / "apt-cache"
+    tool.write_text(f"#!/bin/sh\necho \"$2:\"\necho '  Installed: (none)'\necho '  {policy}'\n")
+    tool.chmod(0o755)
+    return bin_dir
+
+
+def install(*args: str, apt: str = APT_HAS_THEM, **env_extra: str) -> subprocess.CompletedProcess[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        bin_dir = fake_apt_cache(Path(tmp), apt)
+        # no raspi-config here: the generic branches run; no SUDO_USER unless a test gives one
+        env = {**os.environ, "PATH": f"{bin_dir}:/usr/bin:/bin", **env_extra}
+        env.pop("SUDO_USER", None) if "SUDO_USER" not in env_extra else None
+        return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60, env=env)
+
+
+def commands(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("+ ")]
 
 
 def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None:
@@ -120,11 +149,16 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
         "python3-pip python3-picamera2 python3-lgpio python3-gpiozero avahi-daemon curl",
         "--groups gpio,video --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin companion",
         f"+ python3 -m venv --system-site-packages {root}/opt/companion/venv",
-        f"--constraint {FIRMWARE}/pi-constraints.txt '{FIRMWARE.parent}[pi]'",
+        f"+ check: {root}/opt/companion/venv/bin/python -c 'import picamera2, lgpio'",
+        f"+ copy {FIRMWARE.parent} to /tmp/companion-build.XXXXXX (without .git, .venv*, build, dist, *.egg-info",
+        f"--constraint {FIRMWARE}/pi-constraints.txt '/tmp/companion-build.XXXXXX[pi]'",
+        "+ rm -rf /tmp/companion-build.XXXXXX",
+        f"+ ln -sfn /opt/companion/venv/bin/companion {root}/usr/local/bin/companion",
         f"+ install -D -m 0640 {FIRMWARE}/companion.toml {root}/etc/companion/companion.toml",
         f"+ append to {root}/boot/firmware/config.txt:",
         "    camera_auto_detect=1",
         "+ hostnamectl set-hostname companion",
+        f"127.0.1.1\\tcompanion/' {root}/etc/hosts",
         "http://companion.local",
         f"+ install -D -m 0644 {FIRMWARE}/companion.service {root}/etc/systemd/system/companion.service",
         "+ systemctl daemon-reload\n+ systemctl enable companion.service\n+ systemctl restart companion.service",
@@ -135,6 +169,66 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
     for line in expected:
         assert line in out, line
     assert "setcap" not in out
+    assert "apt has python3-picamera2 python3-lgpio" in out and "would stop" not in out
+    for group in ("gpio", "video"):  # made only where missing (a bare Debian has no gpio group)
+        assert (f"+ groupadd --system {group}" in out) == (group not in {g.gr_name for g in grp.getgrall()})
+    assert "no login user to add" in out and "usermod -a -G companion" not in out  # no sudo, no --user
+
+
+def test_nothing_is_written_into_the_checkout(tmp_path: Path) -> None:
+    """The checkout is only ever read: copied, or a file installed from it, never a destination or
+    what pip builds in (a root-owned build/ and *.egg-info there broke the user's own `pip install -e .`)."""
+    out = install("--dry-run", "--root", str(fake_pi(tmp_path)), "--kiosk", "--user", "pi").stdout
+    checkout = str(FIRMWARE.parent)
+    for line in commands(out):
+        if line.startswith("+ check: "):  # reads the venv, says so in words
+            assert checkout not in line, line
+            continue
+        words = shlex.split(line[2:])
+        if line.startswith("+ copy "):
+            assert words[1] == checkout and not words[3].startswith(checkout), line
+            continue
+        assert not words[-1].startswith(checkout), line  # never a destination
+        if "pip" in words[0]:
+            assert not any(w.startswith(checkout) and w.endswith("[pi]") for w in words), line
+
+
+def test_the_login_user_joins_the_groups_that_read_the_config_and_the_pins(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    for how in (("--user", "pi"), ()):
+        env = {} if how else {"SUDO_USER": "pi"}
+        out = install("--dry-run", "--root", str(root), *how, **env).stdout
+        assert "+ usermod -a -G companion,gpio,video pi" in out
+        assert "log out and in again" in out
+        # after the venv and the user exist, before the config is handed to the companion group
+        lines = commands(out)
+        at = next(i for i, line in enumerate(lines) if "usermod -a -G companion,gpio,video" in line)
+        assert any("useradd" in line for line in lines[:at])
+        assert any("chown -R root:companion" in line for line in lines[at:])
+    assert "usermod -a -G companion" not in install("--dry-run", "--root", str(root), SUDO_USER="root").stdout
+
+
+def test_without_apts_picamera2_and_lgpio_it_says_what_to_do(tmp_path: Path) -> None:
+    out = install("--dry-run", "--root", str(fake_pi(tmp_path)), apt=APT_LACKS_THEM).stdout
+    stop = next(line for line in out.splitlines() if "would stop here" in line)
+    assert "apt has no python3-picamera2 python3-lgpio" in stop
+    assert "archive.raspberrypi.com" in stop and "python-prctl" in stop and "run this again" in stop
+    # the check comes before anything is installed
+    assert out.index("would stop here") < out.index("+ apt-get update")
+
+
+def test_without_systemd_running_the_service_starts_at_next_boot(tmp_path: Path) -> None:
+    root = fake_pi(tmp_path)
+    out = install("--dry-run", "--root", str(root), INSTALL_SYSTEMD="absent").stdout
+    assert "the service starts at the next boot" in out
+    assert "+ systemctl enable companion.service" in out and "+ systemctl enable avahi-daemon.service" in out
+    ran = "\n".join(commands(out))
+    assert "daemon-reload" not in ran and "restart" not in ran and "--now" not in ran
+    assert "hostnamectl" not in out and f"+ sed -i '1s/.*/companion/' {root}/etc/hostname" in out
+    gone = install("--dry-run", "--root", str(root), "--uninstall", INSTALL_SYSTEMD="absent").stdout
+    assert "+ systemctl disable companion.service" in gone
+    assert f"+ rm -f {root}/etc/systemd/system/companion.service" in gone
+    assert "daemon-reload" not in gone and "reset-failed" not in gone and "--now" not in gone
 
 
 def test_second_run_keeps_the_config_and_the_boot_lines(tmp_path: Path) -> None:
@@ -167,6 +261,7 @@ def test_uninstall_keeps_the_journal_unless_purged(tmp_path: Path) -> None:
     keep = install("--dry-run", "--root", str(root), "--uninstall").stdout
     assert "+ systemctl disable --now companion.service" in keep
     assert f"+ rm -rf {root}/opt/companion" in keep
+    assert f"+ rm -f {root}/usr/local/bin/companion" in keep
     assert f"{root}/boot/firmware/config.txt" in keep and "sed -i" in keep
     assert "kept /etc/companion and /var/lib/companion" in keep and "userdel" not in keep
     purge = install("--dry-run", "--root", str(root), "--uninstall", "--purge").stdout

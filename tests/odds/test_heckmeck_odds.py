@@ -150,6 +150,7 @@ def test_every_keep_matches_brute_force(state: HeckmeckState, seed: int) -> None
 
 def test_reach_table_falls_with_the_target_and_its_first_entry_is_any_tile() -> None:
     reach = odds.reach_table()
+    assert reach == pytest.approx(odds.REACH, abs=1e-12)  # the table written out in the module
     assert len(reach) == 16 and all(a > b for a, b in zip(reach, reach[1:], strict=False))
     whole = odds.solver(odds.Board(TILES), "chance").roll_value(0, 8, 0)
     assert reach[0] == pytest.approx(whole)  # any tile needs 21 or more with a worm

@@ -131,6 +131,38 @@ def test_cli_faces_bound_the_reading_and_bad_faces_are_refused(tmp_path, capsys)
     with pytest.raises(SystemExit):
         main(["dice", "read", image, "--faces", "7"])
     assert "not a face" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["dice", "read", image, "--faces", "2", "2"])
+    assert "given twice" in capsys.readouterr().err
+
+
+def test_cli_faces_before_the_photos_do_not_swallow_them(tmp_path, capsys):
+    import cv2
+
+    frame, _ = render_dice([RenderDie("worm", "white"), RenderDie(6, "white"), RenderDie(6, "white"),
+                            RenderDie(6, "white"), RenderDie(2, "white")], seed=3, die_size=50)
+    image = str(tmp_path / "skull_on_the_1.png")
+    cv2.imwrite(image, frame)
+    second = str(tmp_path / "again.png")
+    cv2.imwrite(second, frame)
+    # --faces first, a symbol on the 1 ("symbol" names the symbol face too), the photos after it
+    assert main(["dice", "read", "--faces", "symbol", "2", "3", "4", "5", "6", image, second, "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == [image, second]
+    assert sorted(str(d["value"]) for d in lines[0]["dice"]) == ["2", "6", "6", "6", "worm"]
+    # photos on both sides of --faces
+    assert main(["dice", "read", image, "--faces", "worm", "2", "3", "4", "5", "6", second]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["dice", "read", "--faces", "1", "2"]) == 2  # no photo at all
+    assert "at least one image" in capsys.readouterr().err
+
+
+def test_cli_eval_takes_its_folder_after_faces(fixtures, capsys):
+    data = fixtures / "matteop65-webcam"
+    stems = sorted(p.stem for p in (data / "images").iterdir())
+    assert main(["dice", "eval", "--faces", "1", "2", "3", "4", "5", "6", str(data), "--json",
+                 "--skip", *stems[1:]]) == 0
+    assert json.loads(capsys.readouterr().out)["images"] == 1
 
 
 def test_two_patches_of_one_die_count_once(tmp_path):

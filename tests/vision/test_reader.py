@@ -101,6 +101,35 @@ def test_one_set_weighs_a_symbol_face_by_the_other_dice():
     assert probs[0, worm] < mixed[0, worm] and probs[2, six] == pytest.approx(mixed[2, six])
 
 
+def test_one_set_leaves_a_declared_set_as_it_is():
+    """Declared faces say what the set is: a symbol beside 6s (a skull on the 1) is not doubted."""
+    worm, six = FACES.index("worm"), FACES.index(6)
+    skull = np.full(len(FACES), 0.001, np.float32)
+    skull[worm] = 0.9
+    sixes = np.full(len(FACES), 0.001, np.float32)
+    sixes[six] = 0.98
+    dice = np.stack([skull / skull.sum(), sixes / sixes.sum(), sixes / sixes.sum()])
+    doubted, kept = one_set(dice)  # nothing declared: 6s are evidence against a symbol set
+    assert doubted[0, worm] < 0.05 and kept[0] < 0.5
+    for faces in (("worm", 2, 3, 4, 5, 6), (1, 2, 3, 4, 5, "worm"), (1, 2, 3, 4, 5, 6)):
+        probs, kept = one_set(dice, faces)
+        assert np.allclose(probs, dice) and np.allclose(kept, 1.0)
+
+
+def test_a_symbol_on_another_face_is_read_when_the_set_is_declared():
+    # A set whose symbol replaces the 1 (a skull), rolled beside three 6s: undeclared, the reader
+    # assumes the Heckmeck kind of set (the symbol in place of the 6) and the skull loses to a number.
+    dice = [RenderDie("worm", "white"), RenderDie(6, "white"), RenderDie(6, "white"), RenderDie(6, "white"),
+            RenderDie(2, "white")]
+    for seed in (3, 11):
+        frame, _ = render_dice(dice, seed=seed, die_size=50)
+        assert "worm" not in read_dice(frame).values
+        declared = read_dice(frame, faces=("worm", 2, 3, 4, 5, 6))
+        assert sorted(map(str, declared.values)) == ["2", "6", "6", "6", "worm"]
+        assert all(not d.uncertain for d in declared.dice if d.value == "worm")
+        assert 1 not in declared.values
+
+
 def test_expected_keeps_the_likeliest_dice(reader, fixtures):
     path = sorted((fixtures / "nell-byler-d6" / "images").iterdir())[0]
     frame = cv2.imread(str(path))

@@ -161,6 +161,7 @@ function render(v) {
     $("dice-entry").hidden = true;
     $("outcome").hidden = true;
     $("summary-bar").hidden = true;
+    if (window.Odds) window.Odds.update(null);
     $("btn-undo").disabled = $("btn-redo").disabled = true;
     $("btn-history").disabled = true;
     if (window.Tablet) window.Tablet.keepAwake(false);
@@ -218,6 +219,7 @@ function render(v) {
   const last = g.log.length ? g.log[g.log.length - 1] : null;
   $("last-event").textContent = last ? last.text : "";
   if (window.Summary) window.Summary.update(g);
+  if (window.Odds) window.Odds.update(g);
   if (offline) setOffline(true);
 }
 
@@ -704,7 +706,8 @@ async function startGame(event) {
   const seated = rows.slice(first).concat(rows.slice(0, first));
   if (gv.colourOption) options.colours = seated.map((r) => r.colour);
   try {
-    const res = await call("/api/games", { game: name, players: seated.map((r) => r.name), options }, { quiet: true });
+    const odds = window.Odds ? window.Odds.setupChoice() : undefined;
+    const res = await call("/api/games", { game: name, players: seated.map((r) => r.name), options, odds }, { quiet: true });
     store.setItem(`colours:${res.id}`, JSON.stringify(seated.map((r) => r.colour)));
     $("dlg-new").close();
   } catch (e) {
@@ -717,7 +720,7 @@ async function rematch() {
   if (!g) return;
   const colours = seatColours(g);
   try {
-    const res = await call("/api/games", { game: g.name, players: g.players, options: g.options });
+    const res = await call("/api/games", { game: g.name, players: g.players, options: g.options, odds: g.odds });
     store.setItem(`colours:${res.id}`, JSON.stringify(colours));
     $("dlg-end").close();
   } catch (e) { /* the toast says why */ }

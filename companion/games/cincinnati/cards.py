@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from companion.games.messages import Msg, Param, msg
+
 Card = int | str
 
 DUEL = "duel"
@@ -41,20 +43,16 @@ def remove_one(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def amount(value: int) -> str:
-    """``35,000``: amounts as printed on the cards."""
-    return f"{value:,}"
-
-
-def label(card: Card) -> str:
+def label(card: Card) -> Msg:
+    """A card as the table says it: its amount (written the locale's way), a duel card or 2 chips."""
     if isinstance(card, int):
-        return amount(card)
-    return "duel" if card == DUEL else "2 chips"
+        return msg("{amount}", amount=card)
+    return msg("duel card") if card == DUEL else msg("2 chips")
 
 
-def labels(cards: Iterable[Card]) -> str:
-    shown = [label(c) for c in cards]
-    return ", ".join(shown) if shown else "nothing"
+def labels(cards: Iterable[Card]) -> Param:
+    shown: list[Param] = [label(c) for c in cards]
+    return shown if shown else msg("nothing")
 
 
 def parse(value: object) -> Card | None:

@@ -8,6 +8,7 @@ from companion.games.cincinnati.cards import CHIPS, CHIPS_PER_CARD, DUEL, is_mon
 from companion.games.cincinnati.hands import TABLE_NAMES, describe_for, meets, table_key
 from companion.games.cincinnati.seating import duel_order, names, precedence, with_player
 from companion.games.cincinnati.state import ROUNDS, CincinnatiState, Clearing, Duel
+from companion.games.messages import msg, nmsg
 
 
 def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[CincinnatiState, list[Event]]:
@@ -21,8 +22,20 @@ def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[Cincinnat
         at_table = [s for s in state.seats if state.players[s].table == table]
         fit = [s for s in at_table if meets(table, state.players[s].dice)]
         if not fit:
-            why = "nobody plays there" if not at_table else f"{names(state, at_table)} did not make it"
-            text = f"Table {table} is not cleared: {why}; its cards stay ({labels(state.on_tables[index])})."
+            cards = labels(state.on_tables[index])
+            if not at_table:
+                text = msg(
+                    "Table {table} is not cleared: nobody plays there; its cards stay ({cards}).",
+                    table=table,
+                    cards=cards,
+                )
+            else:
+                text = msg(
+                    "Table {table} is not cleared: {players} did not make it; its cards stay ({cards}).",
+                    table=table,
+                    players=names(state, at_table),
+                    cards=cards,
+                )
             events.append(Event("not_cleared", text, {"table": table, "players": at_table}))
             state = _note(state, Clearing(table, tuple(at_table), None, state.on_tables[index], text))
             state = evolve(state, clearing=index + 1)
@@ -34,7 +47,12 @@ def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[Cincinnat
             continue
         order = precedence(state, top)
         what = describe_for(table, state.players[top[0]].dice)
-        text = f"Table {table}: {names(state, order)} tie with the same throw ({what}); they duel for it."
+        text = msg(
+            "Table {table}: {players} tie with the same throw ({hand}); they duel for it.",
+            table=table,
+            players=names(state, order),
+            hand=what,
+        )
         events.append(Event("tie", text, {"table": table, "players": list(order)}))
         duel = Duel("tie", order, ((),) * len(order), table=table)
         return evolve(state, duel=duel), events
@@ -62,10 +80,26 @@ def award(state: CincinnatiState, winner: int, events: list[Event]) -> Cincinnat
     on_tables = tuple(() if i == index else c for i, c in enumerate(state.on_tables))
     discard = state.discard + (CHIPS,) * chips_cards
     how = describe_for(table, player.dice)
-    text = f"{player.name} clears table {table} ({TABLE_NAMES[table]}) with {how} and takes {labels(cards)}"
     if chips_cards:
-        text += f"; {chips} {'chip' if chips == 1 else 'chips'} from the supply"
-    text += "."
+        text = nmsg(
+            "{player} clears table {table} ({name}) with {hand} and takes {cards}; {n} chip from the supply.",
+            "{player} clears table {table} ({name}) with {hand} and takes {cards}; {n} chips from the supply.",
+            chips,
+            player=player.name,
+            table=table,
+            name=TABLE_NAMES[table],
+            hand=how,
+            cards=labels(cards),
+        )
+    else:
+        text = msg(
+            "{player} clears table {table} ({name}) with {hand} and takes {cards}.",
+            player=player.name,
+            table=table,
+            name=TABLE_NAMES[table],
+            hand=how,
+            cards=labels(cards),
+        )
     data = {
         "table": table,
         "player": winner,
@@ -90,7 +124,7 @@ def start_card_duels(state: CincinnatiState, events: list[Event]) -> tuple[Cinci
     state = evolve(state, duel=None, duel_queue=queue)
     if not queue:
         return end_round(state, events)
-    text = f"Duels: {names(state, queue)}, in this order."
+    text = msg("Duels: {players}, in this order.", players=names(state, queue))
     events.append(Event("duels", text, {"order": list(queue)}))
     return evolve(state, phase="challenge"), events
 
@@ -124,5 +158,6 @@ def end_round(state: CincinnatiState, events: list[Event]) -> tuple[CincinnatiSt
         duel=None,
         duel_queue=(),
     )
-    events.append(Event("new_round", f"Round {state.round}: reveal the cards for the tables.", {"round": state.round}))
+    text = msg("Round {round}: reveal the cards for the tables.", round=state.round)
+    events.append(Event("new_round", text, {"round": state.round}))
     return state, events

@@ -11,12 +11,12 @@ duel is lost by its holder; a tie-break is thrown again by those still tied.
 from __future__ import annotations
 
 from companion.games.base import Die, Event, RuleViolation, evolve
-from companion.games.cincinnati.cards import amount
 from companion.games.cincinnati.clearing import award, clear_tables, next_card_duel
 from companion.games.cincinnati.hands import hand, shown
 from companion.games.cincinnati.seating import names, precedence, with_player
 from companion.games.cincinnati.state import CincinnatiState, Duel
 from companion.games.cincinnati.throwdice import check_kept, faces_of
+from companion.games.messages import Param, msg
 
 Result = tuple[CincinnatiState, list[Event]]
 
@@ -24,20 +24,24 @@ Result = tuple[CincinnatiState, list[Event]]
 def start_card_duel(state: CincinnatiState, opponent: int) -> Result:
     holder = state.duel_queue[0]
     if opponent == holder:
-        raise RuleViolation(f"{state.players[holder].name} cannot duel themselves; name another player.")
+        raise RuleViolation(
+            msg("{player} cannot duel themselves; name another player.", player=state.players[holder].name)
+        )
     if opponent not in state.seats:
-        raise RuleViolation("Name one of the players as the opponent.")
+        raise RuleViolation(msg("Name one of the players as the opponent."))
     duel = Duel("card", (holder, opponent), ((), ()), holder=holder)
     h, o = state.players[holder], state.players[opponent]
-    text = f"{h.name} challenges {o.name} to a duel; {h.name} throws first."
+    text = msg("{player} challenges {opponent} to a duel; {player} throws first.", player=h.name, opponent=o.name)
     return evolve(state, phase="duel", duel=duel), [Event("challenge", text, {"holder": holder, "opponent": opponent})]
 
 
 def _seat(state: CincinnatiState, duel: Duel, player: int | None) -> int:
     seat = duel.current if player is None else player
     if seat != duel.current:
-        who = state.players[seat].name if seat in state.seats else f"Seat {seat}"
-        raise RuleViolation(f"It is {state.players[duel.current].name}'s turn in the duel, not {who}'s.")
+        who: Param = state.players[seat].name if seat in state.seats else msg("seat {seat}", seat=seat)
+        raise RuleViolation(
+            msg("It is {player}'s turn in the duel, not {other}'s.", player=state.players[duel.current].name, other=who)
+        )
     return seat
 
 
@@ -56,13 +60,26 @@ def duel_throw(
     if chip:
         p = state.players[seat]
         if p.chips < 1:
-            raise RuleViolation(f"{name} has no chip left to pay for another throw.")
+            raise RuleViolation(msg("{player} has no chip left to pay for another throw.", player=name))
         state = with_player(state, seat, evolve(p, chips=p.chips - 1))
         state = evolve(state, supply=state.supply + 1)
     i = duel.order.index(seat)
     duel = evolve(duel, dice=tuple(faces if j == i else d for j, d in enumerate(duel.dice)))
-    what = "pays a chip and throws" if chip else f"throws ({duel.throw_number} of 3)"
-    text = f"Duel: {name} {what}: {shown(faces)}, {hand(faces).describe()}."
+    if chip:
+        text = msg(
+            "Duel: {player} pays a chip and throws: {dice}, {hand}.",
+            player=name,
+            dice=shown(faces),
+            hand=hand(faces).describe(),
+        )
+    else:
+        text = msg(
+            "Duel: {player} throws ({throw} of 3): {dice}, {hand}.",
+            player=name,
+            throw=duel.throw_number,
+            dice=shown(faces),
+            hand=hand(faces).describe(),
+        )
     events.append(Event("duel_throw", text, {"player": seat, "dice": list(faces), "chip": chip}))
     # after a chip throw the next duellist is asked; after a regular throw the next one throws
     duel = evolve(duel, asked=(i + 1) % len(duel.order), stopped=0) if chip else evolve(duel, turns=duel.turns + 1)
@@ -75,10 +92,12 @@ def duel_pass(state: CincinnatiState, player: int | None) -> Result:
     seat = _seat(state, duel, player)
     name = state.players[seat].name
     if duel.asked is not None:
-        raise RuleViolation(f"The three throws are over; {name} either pays a chip to throw or stops.")
+        raise RuleViolation(
+            msg("The three throws are over; {player} either pays a chip to throw or stops.", player=name)
+        )
     if not duel.dice_of(seat):
-        raise RuleViolation(f"{name} has no dice standing yet: the first throw cannot be passed.")
-    text = f"Duel: {name} passes throw {duel.throw_number}."
+        raise RuleViolation(msg("{player} has no dice standing yet: the first throw cannot be passed.", player=name))
+    text = msg("Duel: {player} passes throw {throw}.", player=name, throw=duel.throw_number)
     duel = evolve(duel, turns=duel.turns + 1)
     return _advance(evolve(state, duel=duel), [Event("duel_pass", text, {"player": seat})])
 
@@ -87,9 +106,9 @@ def duel_stop(state: CincinnatiState) -> Result:
     duel = state.duel
     assert duel is not None
     if duel.asked is None:
-        raise RuleViolation("The duellists make their three throws before anyone can stop.")
+        raise RuleViolation(msg("The duellists make their three throws before anyone can stop."))
     seat = duel.current
-    text = f"Duel: {state.players[seat].name} throws no more."
+    text = msg("Duel: {player} throws no more.", player=state.players[seat].name)
     duel = evolve(duel, asked=(duel.asked + 1) % len(duel.order), stopped=duel.stopped + 1)
     return _advance(evolve(state, duel=duel), [Event("duel_stop", text, {"player": seat})])
 
@@ -120,7 +139,11 @@ def _settle(state: CincinnatiState, duel: Duel, events: list[Event]) -> Result:
         if len(top) == 1:
             return clear_tables(award(state, top[0], events), events)
         order = precedence(state, top, duel.dice_of)
-        text = f"{names(state, order)} threw the same again ({best.describe()}); they duel once more."
+        text = msg(
+            "{players} threw the same again ({hand}); they duel once more.",
+            players=names(state, order),
+            hand=best.describe(),
+        )
         events.append(Event("tie", text, {"table": duel.table, "players": list(order)}))
         return evolve(state, duel=Duel("tie", order, ((),) * len(order), table=duel.table)), events
     holder, opponent = duel.order
@@ -131,13 +154,29 @@ def _settle(state: CincinnatiState, duel: Duel, events: list[Event]) -> Result:
             card = o.money[0]
             state = with_player(state, opponent, evolve(o, money=o.money[1:]))
             state = with_player(state, holder, evolve(h, money=tuple(sorted(h.money + (card,), reverse=True))))
-            text = f"{h.name} wins the duel ({best.describe()}) and takes {o.name}'s {amount(card)}."
+            text = msg(
+                "{player} wins the duel ({hand}) and takes {opponent}'s {amount}.",
+                player=h.name,
+                hand=best.describe(),
+                opponent=o.name,
+                amount=card,
+            )
         else:
             card = 0
-            text = f"{h.name} wins the duel ({best.describe()}), but {o.name} has no money card to take."
+            text = msg(
+                "{player} wins the duel ({hand}), but {opponent} has no money card to take.",
+                player=h.name,
+                hand=best.describe(),
+                opponent=o.name,
+            )
         events.append(Event("duel_won", text, {"winner": holder, "loser": opponent, "card": card}))
     else:
-        why = "with the same dice, the holder of the duel card loses" if len(top) == 2 else best.describe()
-        text = f"{o.name} wins the duel against {h.name} ({why}) and keeps everything."
+        why = msg("with the same dice, the holder of the duel card loses") if len(top) == 2 else best.describe()
+        text = msg(
+            "{player} wins the duel against {opponent} ({why}) and keeps everything.",
+            player=o.name,
+            opponent=h.name,
+            why=why,
+        )
         events.append(Event("duel_won", text, {"winner": opponent, "loser": holder, "card": 0}))
     return next_card_duel(state, events)

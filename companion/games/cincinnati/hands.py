@@ -14,9 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
+from companion.games.messages import Msg, msg, nmsg
+
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DICE = 5
 TABLE_NAMES: dict[str, str] = {"A": "Atlantic", "B": "Ballroom", "C": "Caesar's"}
+"""The casinos' printed names: proper names, the same in every language."""
 TABLE_C_LIMIT = 11
 SMALL_RUNS: tuple[tuple[int, ...], ...] = ((3, 4, 5, 6), (2, 3, 4, 5), (1, 2, 3, 4))  # best first
 LARGE_RUNS: tuple[frozenset[int], ...] = (frozenset((2, 3, 4, 5, 6)), frozenset((1, 2, 3, 4, 5)))
@@ -53,25 +56,25 @@ class Hand:
     category: Category
     detail: tuple[int, ...]
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
         c, d = self.category, self.detail
         if c == Category.FIVE_OF_A_KIND:
-            return f"five {d[0]}s"
+            return msg("five {face}s", face=d[0])
         if c == Category.FOUR_OF_A_KIND:
-            return f"four {d[0]}s"
+            return msg("four {face}s", face=d[0])
         if c == Category.LARGE_STRAIGHT:
-            return f"large straight {d[0] - 4}-{d[0]}"
+            return msg("large straight {low}-{high}", low=d[0] - 4, high=d[0])
         if c == Category.FULL_HOUSE:
-            return f"full house, {d[0]}s over {d[1]}s"
+            return msg("full house, {face}s over {other}s", face=d[0], other=d[1])
         if c == Category.THREE_OF_A_KIND:
-            return f"three {d[0]}s"
+            return msg("three {face}s", face=d[0])
         if c == Category.SMALL_STRAIGHT:
-            return f"small straight {d[0] - 3}-{d[0]}"
+            return msg("small straight {low}-{high}", low=d[0] - 3, high=d[0])
         if c == Category.TWO_PAIR:
-            return f"two pair, {d[0]}s and {d[1]}s"
+            return msg("two pair, {face}s and {other}s", face=d[0], other=d[1])
         if c == Category.PAIR:
-            return f"pair of {d[0]}s"
-        return "no combination"
+            return msg("pair of {face}s", face=d[0])
+        return msg("no combination")
 
 
 def _check(dice: Sequence[int]) -> list[int]:
@@ -135,10 +138,11 @@ def table_key(table: str, dice: Sequence[int]) -> tuple[int, ...]:
     return (-sum(faces), *(faces.count(f) for f in FACES))
 
 
-def describe_for(table: str, dice: Sequence[int]) -> str:
+def describe_for(table: str, dice: Sequence[int]) -> Msg:
     """``full house, 6s over 2s`` at A and B; ``9 pips`` at C."""
     if table == "C":
-        return f"{sum(dice)} pips"
+        total = sum(dice)
+        return nmsg("{n} pip", "{n} pips", total)
     return hand(dice).describe()
 
 

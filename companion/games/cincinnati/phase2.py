@@ -16,6 +16,7 @@ from companion.games.cincinnati.hands import TABLE_NAMES, hand, shown
 from companion.games.cincinnati.seating import names, precedence, with_player
 from companion.games.cincinnati.state import REGULAR_THROWS, CincinnatiState
 from companion.games.cincinnati.throwdice import check_kept, faces_of
+from companion.games.messages import msg, nmsg
 
 Result = tuple[CincinnatiState, list[Event]]
 
@@ -23,22 +24,28 @@ Result = tuple[CincinnatiState, list[Event]]
 def reveal(state: CincinnatiState, value: int | str) -> Result:
     card = parse(value)
     if card is None:
-        raise RuleViolation(f"There is no card {value!r}; the cards are 15,000 to 35,000, duel and 2 chips.")
+        raise RuleViolation(
+            msg("There is no card {card}; the cards are 15,000 to 35,000, duel and 2 chips.", card=str(value))
+        )
     if card not in state.unseen:
-        raise RuleViolation(f"Every {label(card)} card is already out; check the card and enter it again.")
+        raise RuleViolation(
+            msg("Every card {card} is already out; check the card and enter it again.", card=label(card))
+        )
     table = state.tables[state.dealt]
     if card == DUEL and state.round == 1:
-        text = f"No duel card in the first round: shuffle it back into the deck and reveal another for table {table}."
+        text = msg(
+            "No duel card in the first round: shuffle it back into the deck and reveal another for table {table}.",
+            table=table,
+        )
         return state, [Event("duel_returned", text, {"table": table})]
     i = state.dealt
     on_tables = tuple(cards + (card,) if j == i else cards for j, cards in enumerate(state.on_tables))
     state = evolve(state, unseen=remove_one(state.unseen, card), on_tables=on_tables, dealt=i + 1)
-    text = f"Table {table} gets {label(card)} (now {labels(on_tables[i])})."
+    text = msg("Table {table} gets {card} (now {cards}).", table=table, card=label(card), cards=labels(on_tables[i]))
     events = [Event("card", text, {"table": table, "card": card})]
     if state.dealt < len(state.tables):
         return state, events
-    tables = " or ".join(state.tables)
-    events.append(Event("choose", f"Each player throws under the cup, then chooses table {tables} in secret.", {}))
+    events.append(Event("choose", msg("Each player throws under the cup, then chooses a table in secret."), {}))
     return evolve(state, phase="choose"), events
 
 
@@ -46,19 +53,31 @@ def choose(state: CincinnatiState, seat: int, table: str) -> Result:
     _check_seat(state, seat)
     player = state.players[seat]
     if table not in state.tables:
-        raise RuleViolation(f"With {len(state.players)} players only tables {' and '.join(state.tables)} are in play.")
+        raise RuleViolation(
+            msg(
+                "With {count} players only tables {tables} are in play.",
+                count=len(state.players),
+                tables=list(state.tables),
+            )
+        )
     if player.table is not None:
-        raise RuleViolation(f"{player.name} has already chosen a table this round.")
+        raise RuleViolation(msg("{player} has already chosen a table this round.", player=player.name))
     state = with_player(state, seat, evolve(player, table=table))
-    events = [Event("chosen", f"{player.name} has chosen a table.", {"player": seat})]
+    events = [Event("chosen", msg("{player} has chosen a table.", player=player.name), {"player": seat})]
     if any(p.table is None for p in state.players):
         return state, events
-    by_table = "; ".join(
-        f"{t} ({TABLE_NAMES[t]}): {names(state, [s for s in state.seats if state.players[s].table == t])}"
+    by_table = [
+        msg(
+            "{table} ({name}): {players}",
+            table=t,
+            name=TABLE_NAMES[t],
+            players=names(state, [s for s in state.seats if state.players[s].table == t]),
+        )
         for t in state.tables
-    )
+    ]
     choices = {str(s): state.players[s].table for s in state.seats}
-    events.append(Event("revealed", f"Tables revealed: {by_table}. Lift the cups.", {"tables": choices}))
+    text = msg("Tables revealed: {tables}. Lift the cups.", tables=by_table)
+    events.append(Event("revealed", text, {"tables": choices}))
     return _next_throw(evolve(state, phase="throw", throw=0), events)
 
 
@@ -68,12 +87,30 @@ def throw(state: CincinnatiState, dice: tuple[Die, ...], player: int | None, kep
     chip = state.throw > REGULAR_THROWS
     faces = faces_of(dice, _reason(state.throw))
     if state.throw == 1 and kept:
-        raise RuleViolation(f"The first throw is all five dice; {p.name} keeps nothing yet.")
+        raise RuleViolation(msg("The first throw is all five dice; {player} keeps nothing yet.", player=p.name))
     check_kept(p.name, p.dice, faces, kept)
     state = with_player(state, seat, evolve(p, dice=faces))
     state = evolve(state, pending=tuple(s for s in state.pending if s != seat), passes_open=False)
-    what = "chip throw" if chip else f"throw {state.throw}"
-    text = f"{p.name}, {what}: {shown(faces)} ({hand(faces).describe()}, {sum(faces)} pips)."
+    what = hand(faces).describe()
+    if chip:
+        text = nmsg(
+            "{player}, chip throw: {dice} ({hand}, {n} pip).",
+            "{player}, chip throw: {dice} ({hand}, {n} pips).",
+            sum(faces),
+            player=p.name,
+            dice=shown(faces),
+            hand=what,
+        )
+    else:
+        text = nmsg(
+            "{player}, throw {throw}: {dice} ({hand}, {n} pip).",
+            "{player}, throw {throw}: {dice} ({hand}, {n} pips).",
+            sum(faces),
+            player=p.name,
+            throw=state.throw,
+            dice=shown(faces),
+            hand=what,
+        )
     events = [Event("throw", text, {"player": seat, "dice": list(faces), "throw": state.throw})]
     return _after_throw(state, events)
 
@@ -82,15 +119,20 @@ def pass_throw(state: CincinnatiState, player: int | None) -> Result:
     seat = _pending_seat(state, player)
     name = state.players[seat].name
     if state.throw == 1:
-        raise RuleViolation(f"Everyone throws all five dice the first time; {name} cannot pass it.")
+        raise RuleViolation(msg("Everyone throws all five dice the first time; {player} cannot pass it.", player=name))
     if state.throw > REGULAR_THROWS:
-        raise RuleViolation(f"{name} paid a chip for this throw and must throw.")
+        raise RuleViolation(msg("{player} paid a chip for this throw and must throw.", player=name))
     if not state.passes_open:
         raise RuleViolation(
-            f"A pass must be declared before anybody throws again; undo the throws entered, or enter {name}'s throw."
+            msg(
+                "A pass must be declared before anybody throws again; "
+                "undo the throws entered, or enter {player}'s throw.",
+                player=name,
+            )
         )
     state = evolve(state, pending=tuple(s for s in state.pending if s != seat))
-    events = [Event("pass", f"{name} passes throw {state.throw}.", {"player": seat, "throw": state.throw})]
+    text = msg("{player} passes throw {throw}.", player=name, throw=state.throw)
+    events = [Event("pass", text, {"player": seat, "throw": state.throw})]
     return _after_throw(state, events)
 
 
@@ -98,12 +140,12 @@ def buy(state: CincinnatiState, seat: int) -> Result:
     _check_seat(state, seat)
     p = state.players[seat]
     if seat in state.buyers:
-        raise RuleViolation(f"{p.name} has already paid for this throw.")
+        raise RuleViolation(msg("{player} has already paid for this throw.", player=p.name))
     if p.chips < 1:
-        raise RuleViolation(f"{p.name} has no chip to pay for another throw.")
+        raise RuleViolation(msg("{player} has no chip to pay for another throw.", player=p.name))
     state = with_player(state, seat, evolve(p, chips=p.chips - 1))
     state = evolve(state, supply=state.supply + 1, buyers=state.buyers + (seat,))
-    text = f"{p.name} pays a chip for one more throw."
+    text = msg("{player} pays a chip for one more throw.", player=p.name)
     events = [Event("buy", text, {"player": seat})]
     if can_buy(state):
         return state, events
@@ -113,11 +155,11 @@ def buy(state: CincinnatiState, seat: int) -> Result:
 
 def no_more(state: CincinnatiState) -> Result:
     if not state.buyers:
-        return clear_tables(state, [Event("throws_over", "Nobody throws again: the tables are cleared.", {})])
+        return clear_tables(state, [Event("throws_over", msg("Nobody throws again: the tables are cleared."), {})])
     order = asking_order(state)
     pending = tuple(s for s in order if s in state.buyers)
     state = evolve(state, phase="throw", throw=state.throw + 1, pending=pending, buyers=())
-    text = f"Chip throw for {names(state, pending)}."
+    text = msg("Chip throw for {players}.", players=names(state, pending))
     return state, [Event("chip_throws", text, {"players": list(pending)})]
 
 
@@ -152,7 +194,9 @@ def _reason(throw: int) -> str:
 
 def _check_seat(state: CincinnatiState, seat: int) -> None:
     if seat not in state.seats:
-        raise RuleViolation(f"There is no player in seat {seat}; seats go from 0 to {len(state.players) - 1}.")
+        raise RuleViolation(
+            msg("There is no player in seat {seat}; seats go from 0 to {last}.", seat=seat, last=len(state.players) - 1)
+        )
 
 
 def _pending_seat(state: CincinnatiState, player: int | None) -> int:
@@ -162,8 +206,10 @@ def _pending_seat(state: CincinnatiState, player: int | None) -> int:
     if player not in state.pending:
         name = state.players[player].name
         if state.throw > REGULAR_THROWS:
-            raise RuleViolation(f"{name} did not pay a chip for this throw.")
-        raise RuleViolation(f"{name} has already thrown (or passed) throw {state.throw}.")
+            raise RuleViolation(msg("{player} did not pay a chip for this throw.", player=name))
+        raise RuleViolation(
+            msg("{player} has already thrown (or passed) throw {throw}.", player=name, throw=state.throw)
+        )
     return player
 
 

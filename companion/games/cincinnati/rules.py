@@ -36,7 +36,6 @@ from companion.games.cincinnati.cards import (
     DECK,
     MONEY_VALUES,
     START_CHIPS,
-    amount,
     label,
 )
 from companion.games.cincinnati.hands import TABLE_NAMES
@@ -44,6 +43,7 @@ from companion.games.cincinnati.seating import names
 from companion.games.cincinnati.state import REGULAR_THROWS, CincinnatiState, Player
 from companion.games.cincinnati.throwdice import spec
 from companion.games.cincinnati.view import scoreboard
+from companion.games.messages import Msg, msg, nmsg
 
 OPTIONS = frozenset({"virtual_deck"})
 ALL_TABLES: tuple[str, ...] = ("A", "B", "C")
@@ -81,7 +81,7 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
         phase = state.phase
         if phase == "over":
             outcome = self.outcome(state)
-            return Awaiting("over", (), outcome.text if outcome else "The game is over.")
+            return Awaiting("over", (), outcome.text if outcome else msg("The game is over."))
         if phase == "cards":
             return self._awaiting_card(state)
         if phase == "choose":
@@ -94,11 +94,11 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
             holder = state.duel_queue[0]
             name = state.players[holder].name
             options = tuple(
-                Option[Action](Challenge(s), f"Duel {state.players[s].name} ({_top_card(state.players[s].money)})")
+                Option[Action](Challenge(s), _challenge_label(state.players[s].name, state.players[s].money))
                 for s in state.seats
                 if s != holder
             )
-            prompt = f"{name} holds a duel card: name the opponent."
+            prompt = msg("{player} holds a duel card: name the opponent.", player=name)
             return Awaiting("choice", (holder,), prompt, options)
         return self._awaiting_duel(state)
 
@@ -106,44 +106,78 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
         table = state.tables[state.dealt]
         kinds = phase2.unseen_kinds(state)
         source: Literal["table", "companion"] = "companion" if state.virtual_deck else "table"
-        who = "the companion reveals" if state.virtual_deck else "reveal the top card of the deck and enter it"
-        prompt = f"Round {state.round}: {who} for table {table} ({TABLE_NAMES[table]})."
+        if state.virtual_deck:
+            prompt = msg(
+                "Round {round}: the companion reveals the card for table {table} ({name}).",
+                round=state.round,
+                table=table,
+                name=TABLE_NAMES[table],
+            )
+        else:
+            prompt = msg(
+                "Round {round}: reveal the top card of the deck and enter it for table {table} ({name}).",
+                round=state.round,
+                table=table,
+                name=TABLE_NAMES[table],
+            )
         options = tuple(Option[Action](RevealCard(k), label(k)) for k in kinds)
         return Awaiting("card", (), prompt, options, card=CardSpec("cincinnati", kinds), source=source)
 
     def _awaiting_choice(self, state: CincinnatiState) -> Awaiting[Action]:
         waiting = tuple(s for s in state.seats if state.players[s].table is None)
         options = tuple(
-            Option[Action](ChooseTable(s, t), f"Table {t} ({TABLE_NAMES[t]})")  # type: ignore[arg-type]
+            Option[Action](ChooseTable(s, t), msg("Table {table} ({name})", table=t, name=TABLE_NAMES[t]))  # type: ignore[arg-type]
             for s in waiting
             for t in state.tables
         )
-        prompt = f"Choose a table in secret ({names(state, waiting)} still to choose)."
+        prompt = msg("Choose a table in secret ({players} still to choose).", players=names(state, waiting))
         return Awaiting("secret", waiting, prompt, options)
 
     def _awaiting_throw(self, state: CincinnatiState) -> Awaiting[Action]:
         who = names(state, state.pending)
         dice = spec(f"throw {state.throw}" if state.throw <= REGULAR_THROWS else "chip throw")
         if state.throw == 1:
-            prompt = f"Throw 1: enter each player's five dice ({who})."
+            prompt = msg("Throw 1: enter each player's five dice ({players}).", players=who)
         elif state.throw <= REGULAR_THROWS:
-            prompt = f"Throw {state.throw} of 3: {who} keep any dice and throw the rest."
+            if state.passes_open:
+                prompt = msg(
+                    "Throw {throw} of 3 for {players}: each keeps any dice and throws the rest. "
+                    "A pass is entered before anyone's throw.",
+                    throw=state.throw,
+                    players=who,
+                )
+            else:
+                prompt = msg(
+                    "Throw {throw} of 3 for {players}: each keeps any dice and throws the rest.",
+                    throw=state.throw,
+                    players=who,
+                )
         else:
-            prompt = f"Chip throw: {who} keep any dice and throw the rest."
+            prompt = msg("Chip throw for {players}: each keeps any dice and throws the rest.", players=who)
         if not state.passes_open:
             return Awaiting("dice", state.pending, prompt, dice=dice)
-        prompt += " A pass is entered before anyone's throw."
-        options = tuple(Option[Action](Pass(s), f"{state.players[s].name} passes") for s in state.pending)
+        options = tuple(
+            Option[Action](Pass(s), msg("{player} passes", player=state.players[s].name)) for s in state.pending
+        )
         return Awaiting("choice", state.pending, prompt, options, dice=dice)
 
     def _awaiting_buyers(self, state: CincinnatiState) -> Awaiting[Action]:
         open_to = phase2.can_buy(state)
-        none = "Nobody else throws again" if state.buyers else "Nobody throws again"
+        none = msg("Nobody else throws again") if state.buyers else msg("Nobody throws again")
         options: list[Option[Action]] = [Option(NoMore(), none, True)]
-        options += [Option(BuyThrow(s), f"{state.players[s].name} pays a chip to throw again") for s in open_to]
+        options += [
+            Option(BuyThrow(s), msg("{player} pays a chip to throw again", player=state.players[s].name))
+            for s in open_to
+        ]
         asked = names(state, phase2.asking_order(state))
-        paid = f" Paid so far: {names(state, state.buyers)}." if state.buyers else ""
-        prompt = f"One more throw for a chip? Ask {asked}, in this order.{paid}"
+        if state.buyers:
+            prompt = msg(
+                "One more throw for a chip? Ask {players}, in this order. Paid so far: {paid}.",
+                players=asked,
+                paid=names(state, state.buyers),
+            )
+        else:
+            prompt = msg("One more throw for a chip? Ask {players}, in this order.", players=asked)
         return Awaiting("choice", open_to, prompt, tuple(options))
 
     def _awaiting_duel(self, state: CincinnatiState) -> Awaiting[Action]:
@@ -151,28 +185,51 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
         assert duel is not None
         seat = duel.current
         name = state.players[seat].name
-        what = f"a tie-break duel for table {duel.table}" if duel.reason == "tie" else "the duel"
+        what = (
+            msg("In the tie-break duel for table {table}", table=duel.table or "")
+            if duel.reason == "tie"
+            else msg("In the duel")
+        )
         if duel.asked is not None:
             chips = state.players[seat].chips
-            prompt = f"In {what}, {name} may pay a chip ({chips} left) and throw again, or stop."
-            stop = (Option[Action](NoMore(), f"{name} stops"),)
+            prompt = nmsg(
+                "{duel}, {player} may pay a chip ({n} left) and throw again, or stop.",
+                "{duel}, {player} may pay a chip ({n} left) and throw again, or stop.",
+                chips,
+                duel=what,
+                player=name,
+            )
+            stop = (Option[Action](NoMore(), msg("{player} stops", player=name)),)
             return Awaiting("choice", (seat,), prompt, stop, dice=spec("duel chip throw"))
         n = duel.throw_number
         dice = spec(f"duel throw {n}")
         if not duel.dice_of(seat):
-            return Awaiting("dice", (seat,), f"In {what}, {name} throws all five dice (throw 1 of 3).", dice=dice)
-        prompt = f"In {what}, {name} keeps any dice and throws the rest (throw {n} of 3), or passes."
-        return Awaiting("choice", (seat,), prompt, (Option[Action](Pass(seat), f"{name} passes"),), dice=dice)
+            prompt = msg("{duel}, {player} throws all five dice (throw 1 of 3).", duel=what, player=name)
+            return Awaiting("dice", (seat,), prompt, dice=dice)
+        prompt = msg(
+            "{duel}, {player} keeps any dice and throws the rest (throw {throw} of 3), or passes.",
+            duel=what,
+            player=name,
+            throw=n,
+        )
+        passes = (Option[Action](Pass(seat), msg("{player} passes", player=name)),)
+        return Awaiting("choice", (seat,), prompt, passes, dice=dice)
 
     def outcome(self, state: CincinnatiState) -> Outcome | None:
         if state.phase != "over":
             return None
         best = max(_standing(p) for p in state.players)
         winners = tuple(s for s in state.seats if _standing(state.players[s]) == best)
-        score = amount(best[0])
+        score = best[0]
         if len(winners) == 1:
-            return Outcome(winners, f"{state.players[winners[0]].name} wins with {score} (chips included).")
-        return Outcome(winners, f"{names(state, winners)} share the win with {score} each (chips included).")
+            text = msg(
+                "{player} wins with {amount} (chips included).", player=state.players[winners[0]].name, amount=score
+            )
+            return Outcome(winners, text)
+        text = msg(
+            "{players} share the win with {amount} each (chips included).", players=names(state, winners), amount=score
+        )
+        return Outcome(winners, text)
 
     # --- transitions -------------------------------------------------------------------------
     def apply(self, state: CincinnatiState, action: Action) -> tuple[CincinnatiState, list[Event]]:
@@ -186,7 +243,7 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
     def _apply(self, state: CincinnatiState, action: Action) -> tuple[CincinnatiState, list[Event]]:
         phase = state.phase
         if phase == "over":
-            raise RuleViolation("The game is over; start a new one or undo.")
+            raise RuleViolation(msg("The game is over; start a new one or undo."))
         expected = _EXPECTED[phase]
         if isinstance(action, RevealCard) and phase == "cards":
             return phase2.reveal(state, action.card)
@@ -209,20 +266,20 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
                 return duels.duel_pass(state, action.player)
             if isinstance(action, NoMore):
                 return duels.duel_stop(state)
-        raise RuleViolation(f"Not now: {expected}.")
+        raise RuleViolation(expected)
 
     # --- views -------------------------------------------------------------------------------
     def scoreboard(self, state: CincinnatiState) -> JSON:
         return scoreboard(state, self.awaiting(state).prompt, self.outcome(state))
 
 
-_EXPECTED: dict[str, str] = {
-    "cards": "reveal the cards for the tables first",
-    "choose": "every player chooses a table first",
-    "throw": "enter the throws (or passes) awaited",
-    "buy": "say who pays a chip for one more throw, or that nobody does",
-    "challenge": "the duel card's holder names an opponent first",
-    "duel": "the duel goes on: enter the duellist's throw, pass or stop",
+_EXPECTED: dict[str, Msg] = {
+    "cards": msg("Not now: reveal the cards for the tables first."),
+    "choose": msg("Not now: every player chooses a table first."),
+    "throw": msg("Not now: enter the throws (or passes) awaited."),
+    "buy": msg("Not now: say who pays a chip for one more throw, or that nobody does."),
+    "challenge": msg("Not now: the duel card's holder names an opponent first."),
+    "duel": msg("Not now: the duel goes on: enter the duellist's throw, pass or stop."),
 }
 
 
@@ -231,5 +288,7 @@ def _standing(player: Player) -> tuple[int, ...]:
     return (player.score, *(player.money.count(v) for v in reversed(MONEY_VALUES)))
 
 
-def _top_card(money: tuple[int, ...]) -> str:
-    return f"top card {amount(money[0])}" if money else "no money card"
+def _challenge_label(name: str, money: tuple[int, ...]) -> Msg:
+    if money:
+        return msg("Duel {player} (top card {amount})", player=name, amount=money[0])
+    return msg("Duel {player} (no money card)", player=name)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from companion.games.base import evolve
 from companion.games.cincinnati.hands import Hand, hand
 from companion.games.cincinnati.state import CincinnatiState, Player
+from companion.games.messages import Param, msg
 
 
 def best_hand(dice: Sequence[int]) -> Hand | None:
@@ -55,8 +56,7 @@ def with_player(state: CincinnatiState, seat: int, player: Player) -> Cincinnati
     return evolve(state, players=players)
 
 
-def names(state: CincinnatiState, seats: Iterable[int]) -> str:
-    words = [state.players[s].name for s in seats]
-    if not words:
-        return "nobody"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def names(state: CincinnatiState, seats: Iterable[int]) -> Param:
+    """The players in ``seats`` as one parameter (joined the page's way), or "nobody"."""
+    words: list[Param] = [state.players[s].name for s in seats]
+    return words if words else msg("nobody")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.games.cincinnati.cards import CHIP_VALUE, Card
+from companion.games.messages import Msg
 
 ROUNDS = 12
 REGULAR_THROWS = 3
@@ -86,7 +87,7 @@ class Clearing:
     players: tuple[int, ...]
     winner: int | None
     cards: tuple[Card, ...]
-    text: str
+    text: Msg
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from companion.games.base import DiceSpec, Die, RuleViolation
 from companion.games.cincinnati.hands import DICE, FACES
+from companion.games.messages import Param, msg
 
 
 def spec(reason: str) -> DiceSpec:
@@ -24,17 +25,31 @@ def check_kept(name: str, before: Sequence[int], after: Sequence[int], kept: Seq
     if kept is None:
         return
     if not before and kept:
-        raise RuleViolation(f"{name} has no dice standing yet: the first throw is all five dice.")
+        raise RuleViolation(msg("{player} has no dice standing yet: the first throw is all five dice.", player=name))
     if len(kept) >= DICE:
-        raise RuleViolation(f"Keeping all five dice is not a throw; enter a pass for {name} instead.")
+        raise RuleViolation(
+            msg("Keeping all five dice is not a throw; enter a pass for {player} instead.", player=name)
+        )
     have, wanted, now = Counter(before), Counter(kept), Counter(after)
     if wanted - have:
-        raise RuleViolation(f"{name} cannot keep {_list(kept)}: the dice standing are {_list(before)}.")
+        raise RuleViolation(
+            msg(
+                "{player} cannot keep {kept}: the dice standing are {standing}.",
+                player=name,
+                kept=_list(kept),
+                standing=_list(before),
+            )
+        )
     if wanted - now:
         raise RuleViolation(
-            f"The dice {name} kept ({_list(kept)}) are not all in this throw ({_list(after)}); read the dice again."
+            msg(
+                "The dice {player} kept ({kept}) are not all in this throw ({thrown}); read the dice again.",
+                player=name,
+                kept=_list(kept),
+                thrown=_list(after),
+            )
         )
 
 
-def _list(faces: Sequence[int]) -> str:
-    return " ".join(str(f) for f in sorted(faces, reverse=True)) or "none"
+def _list(faces: Sequence[int]) -> Param:
+    return " ".join(str(f) for f in sorted(faces, reverse=True)) or msg("none")

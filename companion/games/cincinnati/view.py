@@ -10,16 +10,17 @@ from companion.games.base import JSON, Outcome
 from companion.games.cincinnati.cards import CHIP_VALUE, CHIPS_IN_GAME, KINDS, label
 from companion.games.cincinnati.hands import TABLE_NAMES, describe_for, hand, meets
 from companion.games.cincinnati.state import REGULAR_THROWS, ROUNDS, CincinnatiState, Clearing, Duel, Player
+from companion.games.messages import Msg
 
 
-def scoreboard(state: CincinnatiState, prompt: str, outcome: Outcome | None) -> JSON:
+def scoreboard(state: CincinnatiState, prompt: Msg, outcome: Outcome | None) -> JSON:
     secret = state.phase in ("cards", "choose")
     return {
         "game": "cincinnati",
         "round": state.round,
         "rounds": ROUNDS,
         "phase": state.phase,
-        "prompt": prompt,
+        "prompt": prompt.to_json(),
         "virtual_deck": state.virtual_deck,
         "throw": _throw_json(state),
         "tables": [_table_json(state, t, secret) for t in state.tables],
@@ -30,13 +31,13 @@ def scoreboard(state: CincinnatiState, prompt: str, outcome: Outcome | None) -> 
             "unseen": len(state.unseen),
             "to_reveal": state.cards_to_reveal,
             "set_aside": len(state.unseen) - state.cards_to_reveal,
-            "kinds": [{"card": k, "label": label(k), "count": state.unseen.count(k)} for k in KINDS],
+            "kinds": [{"card": k, "label": label(k).to_json(), "count": state.unseen.count(k)} for k in KINDS],
         },
         "discard": len(state.discard),
         "cleared": [_clearing_json(c) for c in state.cleared],
         "duel": None if state.duel is None else _duel_json(state, state.duel),
         "duel_queue": list(state.duel_queue),
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        "outcome": None if outcome is None else outcome.to_json(),
     }
 
 
@@ -60,7 +61,7 @@ def _table_json(state: CincinnatiState, table: str, secret: bool) -> JSON:
         "table": table,
         "name": TABLE_NAMES[table],
         "cards": list(cards),
-        "labels": [label(c) for c in cards],
+        "labels": [label(c).to_json() for c in cards],
         "money": sum(c for c in cards if isinstance(c, int)),
         "players": players,
     }
@@ -81,16 +82,22 @@ def _player_json(state: CincinnatiState, seat: int, secret: bool) -> JSON:
         "chosen": p.table is not None,
         "table": table,
         "dice": dice,
-        "hand": hand(p.dice).describe() if p.dice else None,
+        "hand": hand(p.dice).describe().to_json() if p.dice else None,
         "pips": sum(p.dice) if p.dice else None,
         "meets": meets(table, p.dice) if table and p.dice else None,
-        "result": describe_for(table, p.dice) if table and p.dice else None,
+        "result": describe_for(table, p.dice).to_json() if table and p.dice else None,
         "to_throw": seat in state.pending,
     }
 
 
 def _clearing_json(c: Clearing) -> JSON:
-    return {"table": c.table, "players": list(c.players), "winner": c.winner, "cards": list(c.cards), "text": c.text}
+    return {
+        "table": c.table,
+        "players": list(c.players),
+        "winner": c.winner,
+        "cards": list(c.cards),
+        "text": c.text.to_json(),
+    }
 
 
 def _duel_json(state: CincinnatiState, duel: Duel) -> JSON:
@@ -103,5 +110,5 @@ def _duel_json(state: CincinnatiState, duel: Duel) -> JSON:
         "throw": duel.throw_number,
         "chip_throws": duel.asked is not None,
         "dice": [list(d) for d in duel.dice],
-        "hands": [hand(d).describe() if d else None for d in duel.dice],
+        "hands": [hand(d).describe().to_json() if d else None for d in duel.dice],
     }

@@ -25,7 +25,9 @@ from companion.games.base import (
     Rules,
     RuleViolation,
     evolve,
+    face_word,
 )
+from companion.games.messages import Msg, msg, nmsg
 
 WORM = "worm"
 FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, WORM)
@@ -48,6 +50,7 @@ def face_points(face: Face) -> int:
 
 
 def face_name(face: Face) -> str:
+    """A face as the record writes it (``"worm"`` or the number); :func:`face_word` is how it is said."""
     return "worm" if face == WORM else str(face)
 
 
@@ -124,7 +127,7 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         short = self.flag(options, "short_variant")
         first = options.get("first_player", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(players):
-            raise RuleViolation("The first player must be one of the players.")
+            raise RuleViolation(msg("The first player must be one of the players."))
         return HeckmeckState(
             players=tuple(p.strip() for p in players),
             short_variant=short,
@@ -160,31 +163,53 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         name = state.players[state.current]
         spec = DiceSpec(state.dice_left, FACES)
         if state.phase == "over":
-            return Awaiting("over", (), "The game is over.")
+            return Awaiting("over", (), msg("The game is over."))
         if state.phase == "roll":
-            return Awaiting("dice", who, f"{name}: roll {state.dice_left} dice.", dice=spec)
+            prompt = nmsg("{player}: roll {n} die.", "{player}: roll {n} dice.", state.dice_left, player=name)
+            return Awaiting("dice", who, prompt, dice=spec)
         if state.phase == "take":
             options = tuple(self._take_option(state, f) for f in self.takeable(state))
-            return Awaiting("choice", who, f"{name}: keep all dice of one face.", options=options)
+            return Awaiting("choice", who, msg("{player}: keep all dice of one face.", player=name), options=options)
         claims = self.claims(state)
         options = tuple(self._claim_option(state, c, i == 0) for i, c in enumerate(claims))
         if state.phase == "claim":
-            return Awaiting("choice", who, f"{name}: no dice left to roll; take a tile.", options=options)
+            return Awaiting(
+                "choice", who, msg("{player}: no dice left to roll; take a tile.", player=name), options=options
+            )
         # decide: rolling the remaining dice is always open (awaiting.dice), or end the turn here
-        stop: tuple[Option[Action], ...] = () if claims else (Option(Stop(), "Stop here (the turn fails)"),)
-        prompt = f"{name}: {state.kept_total} kept. Roll {state.dice_left} dice again or take a tile."
+        stop: tuple[Option[Action], ...] = () if claims else (Option(Stop(), msg("Stop here (the turn fails)")),)
+        prompt = self._decide_prompt(state, name, bool(claims))
         return Awaiting("choice", who, prompt, options=(*options, *stop), dice=spec)
+
+    @staticmethod
+    def _decide_prompt(state: HeckmeckState, name: str, can_claim: bool) -> Msg:
+        """Only offer a tile in the prompt when one can be taken (issue 26: it was offered regardless)."""
+        if can_claim:
+            return nmsg(
+                "{player}: {total} kept. Roll the last die again or take a tile.",
+                "{player}: {total} kept. Roll {n} dice again or take a tile.",
+                state.dice_left,
+                player=name,
+                total=state.kept_total,
+            )
+        return nmsg(
+            "{player}: {total} kept, no tile to take yet. Roll the last die again or stop.",
+            "{player}: {total} kept, no tile to take yet. Roll {n} dice again or stop.",
+            state.dice_left,
+            player=name,
+            total=state.kept_total,
+        )
 
     def _take_option(self, state: HeckmeckState, face: Face) -> Option[Action]:
         n = state.roll.count(face)
-        label = f"Keep {n} x {face_name(face)} (+{n * face_points(face)})"
+        label = msg("Keep {count} x {face} (+{points})", count=n, face=face_word(face), points=n * face_points(face))
         return Option(Take(face), label)
 
     def _claim_option(self, state: HeckmeckState, claim: Claim, first: bool) -> Option[Action]:
         if claim.victim is None:
-            label = f"Take {claim.tile} from the grill"
+            label = msg("Take {tile} from the grill", tile=claim.tile)
         else:
-            label = f"Steal {claim.tile} from {state.players[claim.victim]}"
+            label = msg("Steal {tile} from {player}", tile=claim.tile, player=state.players[claim.victim])
         return Option(claim, label, recommended=first)
 
     def outcome(self, state: HeckmeckState) -> Outcome | None:
@@ -197,14 +222,21 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             tops = {i: max(state.stacks[i], default=0) for i in leaders}
             high = max(tops.values())
             leaders = [i for i in leaders if tops[i] == high]
-        names = " and ".join(state.players[i] for i in leaders)
-        verb = "share the win" if len(leaders) > 1 else "wins"
-        return Outcome(tuple(leaders), f"{names} {verb} with {best} worms.")
+        if len(leaders) > 1:
+            names = [state.players[i] for i in leaders]
+            text = nmsg(
+                "{players} share the win with {n} worm.", "{players} share the win with {n} worms.", best, players=names
+            )
+        else:
+            text = nmsg(
+                "{player} wins with {n} worm.", "{player} wins with {n} worms.", best, player=state.players[leaders[0]]
+            )
+        return Outcome(tuple(leaders), text)
 
     # --- transitions -------------------------------------------------------------------------
     def apply(self, state: HeckmeckState, action: Action) -> tuple[HeckmeckState, list[Event]]:
         if state.phase == "over":
-            raise RuleViolation("The game is over; start a new one or undo.")
+            raise RuleViolation(msg("The game is over; start a new one or undo."))
         if isinstance(action, Roll):
             return self._roll(state, action)
         if isinstance(action, Take):
@@ -213,30 +245,33 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             return self._claim(state, action)
         if isinstance(action, Stop):
             return self._stop(state)
-        raise RuleViolation("That is not a Heckmeck move.")
+        raise RuleViolation(msg("That is not a move of this game."))
 
     def _roll(self, state: HeckmeckState, action: Roll) -> tuple[HeckmeckState, list[Event]]:
         if state.phase not in ("roll", "decide"):
-            raise RuleViolation("Not time to roll: first keep a face from the dice on the table.")
+            raise RuleViolation(msg("Not time to roll: first keep a face from the dice on the table."))
         DiceSpec(state.dice_left, FACES).check(action.dice)
         faces = tuple(sorted((d.face for d in action.dice), key=ORDER.__getitem__))
         name = state.players[state.current]
-        shown = " ".join(face_name(f) for f in faces)
-        events = [Event("rolled", f"{name} rolled {shown}.", {"player": state.current, "dice": list(faces)})]
+        shown = [face_word(f) for f in faces]
+        text = msg("{player} rolled {dice}.", player=name, dice=shown)
+        events = [Event("rolled", text, {"player": state.current, "dice": list(faces)})]
         state = evolve(state, phase="take", roll=faces)
         if not self.takeable(state):
-            events.append(Event("no_new_face", f"{name} has already kept every face rolled.", {}))
+            events.append(Event("no_new_face", msg("{player} has already kept every face rolled.", player=name), {}))
             state, more = self._fail(state)
             events += more
         return state, events
 
     def _take(self, state: HeckmeckState, face: Face) -> tuple[HeckmeckState, list[Event]]:
         if state.phase != "take":
-            raise RuleViolation("There is no roll to keep dice from; roll first.")
+            raise RuleViolation(msg("There is no roll to keep dice from; roll first."))
         if face not in state.roll:
-            raise RuleViolation(f"No {face_name(face)} was rolled.")
+            raise RuleViolation(msg("No {face} was rolled.", face=face_word(face)))
         if face in state.kept:
-            raise RuleViolation(f"{face_name(face).capitalize()}s are already kept this turn; pick another face.")
+            raise RuleViolation(
+                msg("Dice showing {face} are already kept this turn; pick another face.", face=face_word(face))
+            )
         n = state.roll.count(face)
         kept = state.kept + (face,) * n
         state = evolve(state, kept=kept, roll=())
@@ -244,7 +279,13 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         events = [
             Event(
                 "kept",
-                f"{name} kept {n} x {face_name(face)}: {state.kept_total} in all.",
+                msg(
+                    "{player} kept {count} x {face}: {total} in all.",
+                    player=name,
+                    count=n,
+                    face=face_word(face),
+                    total=state.kept_total,
+                ),
                 {"player": state.current, "face": face, "count": n, "total": state.kept_total},
             )
         ]
@@ -253,13 +294,13 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             return evolve(state, phase="decide"), events
         if self.claims(state):
             return evolve(state, phase="claim"), events
-        events.append(Event("cannot_claim", f"{name} cannot roll on and has no tile to take.", {}))
+        events.append(Event("cannot_claim", msg("{player} cannot roll on and has no tile to take.", player=name), {}))
         state, more = self._fail(state)
         return state, events + more
 
     def _claim(self, state: HeckmeckState, claim: Claim) -> tuple[HeckmeckState, list[Event]]:
         if state.phase not in ("decide", "claim"):
-            raise RuleViolation("A tile can only be taken after keeping dice.")
+            raise RuleViolation(msg("A tile can only be taken after keeping dice."))
         if claim not in self.claims(state):
             raise RuleViolation(self._why_not(state, claim))
         me = state.current
@@ -268,10 +309,12 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
         name = state.players[me]
         if claim.victim is None:
             grill = tuple(t for t in grill if t != claim.tile)
-            text = f"{name} took {claim.tile} from the grill."
+            text = msg("{player} took {tile} from the grill.", player=name, tile=claim.tile)
         else:
             stacks[claim.victim] = stacks[claim.victim][:-1]
-            text = f"{name} stole {claim.tile} from {state.players[claim.victim]}."
+            text = msg(
+                "{player} stole {tile} from {victim}.", player=name, tile=claim.tile, victim=state.players[claim.victim]
+            )
         stacks[me] = stacks[me] + (claim.tile,)
         data = {"player": me, "tile": claim.tile, "victim": claim.victim, "worms": worms_on(claim.tile)}
         state = evolve(state, grill=grill, stacks=tuple(stacks))
@@ -280,26 +323,26 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
 
     def _stop(self, state: HeckmeckState) -> tuple[HeckmeckState, list[Event]]:
         if state.phase != "decide":
-            raise RuleViolation("You can only stop after keeping dice.")
+            raise RuleViolation(msg("You can only stop after keeping dice."))
         if self.claims(state):
-            raise RuleViolation("You can take a tile: choose one of the tiles offered.")
+            raise RuleViolation(msg("You can take a tile: choose one of the tiles offered."))
         name = state.players[state.current]
         state, events = self._fail(state)
-        return state, [Event("stopped", f"{name} stopped with nothing to take.", {}), *events]
+        return state, [Event("stopped", msg("{player} stopped with nothing to take.", player=name), {}), *events]
 
-    def _why_not(self, state: HeckmeckState, claim: Claim) -> str:
+    def _why_not(self, state: HeckmeckState, claim: Claim) -> Msg:
         if WORM not in state.kept:
-            return "You need at least one worm among your kept dice to take a tile."
+            return msg("You need at least one worm among your kept dice to take a tile.")
         total = state.kept_total
         if claim.victim is not None:
             if claim.victim == state.current or not 0 <= claim.victim < len(state.players):
-                return "You can only steal from another player."
-            return f"You can only steal a tile that shows exactly {total} on top of a stack."
+                return msg("You can only steal from another player.")
+            return msg("You can only steal a tile that shows exactly {total} on top of a stack.", total=total)
         if claim.tile > total:
-            return f"Your dice make {total}; tile {claim.tile} needs more."
+            return msg("Your dice make {total}; tile {tile} needs more.", total=total, tile=claim.tile)
         if claim.tile not in state.grill:
-            return f"Tile {claim.tile} is not on the grill."
-        return "Take the highest tile on the grill that your total reaches."
+            return msg("Tile {tile} is not on the grill.", tile=claim.tile)
+        return msg("Take the highest tile on the grill that your total reaches.")
 
     def _fail(self, state: HeckmeckState) -> tuple[HeckmeckState, list[Event]]:
         """A failed turn: the top tile goes back to the grill and the highest grill tile turns over."""
@@ -321,13 +364,20 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
                 grill = grill[:-1]
                 face_down = tuple(sorted(face_down + (flipped,)))
         if returned is None:
-            text = f"{name}'s turn failed; no tile to give back."
+            text = msg("{player}'s turn failed; no tile to give back.", player=name)
         elif flipped is None:
-            text = f"{name}'s turn failed: {returned} goes back to the grill and stays face up."
+            text = msg(
+                "{player}'s turn failed: {tile} goes back to the grill and stays face up.", player=name, tile=returned
+            )
         elif flipped == returned:
-            text = f"{name}'s turn failed: {returned} goes back to the grill face down."
+            text = msg("{player}'s turn failed: {tile} goes back to the grill face down.", player=name, tile=returned)
         else:
-            text = f"{name}'s turn failed: {returned} goes back to the grill and {flipped} is turned over."
+            text = msg(
+                "{player}'s turn failed: {tile} goes back to the grill and {flipped} is turned over.",
+                player=name,
+                tile=returned,
+                flipped=flipped,
+            )
         events.append(Event("failed", text, {"player": me, "returned": returned, "flipped": flipped}))
         state = evolve(state, grill=grill, face_down=face_down)
         return self._next_turn(state, events)
@@ -368,7 +418,5 @@ class HeckmeckRules(Rules[HeckmeckState, Action]):
             "kept_total": state.kept_total,
             "has_worm": WORM in state.kept,
             "dice_left": state.dice_left,
-            "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+            "outcome": None if outcome is None else outcome.to_json(),
         }
-
-

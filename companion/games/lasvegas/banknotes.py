@@ -30,11 +30,6 @@ STOCK_MINIMUM = 50_000
 assert len(DECK) == 54 and TOTAL == 2_500_000
 
 
-def money(amount: int) -> str:
-    """``80000`` -> ``"80,000"``: the way the notes are printed."""
-    return f"{amount:,}"
-
-
 def highest_first(notes: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(notes, reverse=True))
 

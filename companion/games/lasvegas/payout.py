@@ -8,10 +8,11 @@ notes nobody takes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.games.lasvegas.banknotes import highest_first, money
+from companion.games.lasvegas.banknotes import highest_first
+from companion.games.messages import Msg, Param, msg, nmsg
 
 WHITE = -1
 """The seat number the neutral dice are paid under."""
@@ -78,33 +79,36 @@ def pay(casino: int, notes: Sequence[int], dice: Mapping[int, int]) -> CasinoPay
     return CasinoPayout(casino, highest_first(notes), tuple(ranked), ties, highest_first(under))
 
 
-def describe(payout: CasinoPayout, names: Sequence[str]) -> str:
-    """One line for the table, e.g. ``Casino 4: Anna 80,000, Denny 30,000; Benno and Carla tied, out;
-    10,000 under the deck.``"""
+def describe(payout: CasinoPayout, names: Sequence[str]) -> Msg:
+    """One line for the table, e.g. ``Casino 4: Anna 80,000 and Denny 30,000; Benno and Carla tied with 2
+    dice, out; 10,000 under the deck.`` Amounts stay numbers, so each language writes them its way."""
 
-    def who(seat: int) -> str:
-        return "the white dice" if seat == WHITE else names[seat]
+    def who(seat: int) -> Param:
+        return msg("the white dice") if seat == WHITE else names[seat]
 
-    parts: list[str] = []
+    parts: list[Param] = []
     paid = [s for s in payout.ranked if s.note is not None]
     if paid:
-        parts.append(", ".join(f"{who(s.seat)} {money(s.note or 0)}" for s in paid))
+        parts.append([msg("{player} {amount}", player=who(s.seat), amount=s.note or 0) for s in paid])
     for tie in payout.ties:
-        parts.append(f"{_and(who(s) for s in tie.seats)} tied with {tie.dice}, out")
+        parts.append(
+            nmsg(
+                "{players} tied with {n} die, out",
+                "{players} tied with {n} dice, out",
+                tie.dice,
+                players=[who(s) for s in tie.seats],
+            )
+        )
     empty = [s for s in payout.ranked if s.note is None]
     if empty:
-        parts.append(f"no note left for {_and(who(s.seat) for s in empty)}")
+        parts.append(msg("no banknote left for {players}", players=[who(s.seat) for s in empty]))
     if payout.under:
-        parts.append(f"{_and(money(v) for v in payout.under)} under the deck")
+        parts.append(msg("{amounts} under the deck", amounts=list(payout.under)))
     if not parts:
-        return f"Casino {payout.casino}: no dice and no notes."
+        return msg("Casino {casino}: no dice and no banknotes.", casino=payout.casino)
     if not payout.ranked and not payout.ties:
-        parts.insert(0, "no dice")
-    return f"Casino {payout.casino}: " + "; ".join(parts) + "."
-
-
-def _and(items: Iterable[str]) -> str:
-    words = list(items)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+        parts.insert(0, msg("no dice"))
+    joined: Param = parts[0]
+    for part in parts[1:]:
+        joined = msg("{first}; {then}", first=joined, then=part)
+    return msg("Casino {casino}: {payout}.", casino=payout.casino, payout=joined)

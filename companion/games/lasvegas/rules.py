@@ -31,9 +31,11 @@ from companion.games.base import (
     Outcome,
     Rules,
     RuleViolation,
+    colour_word,
     evolve,
+    face_word,
 )
-from companion.games.lasvegas.banknotes import DECK, VALUES, highest_first, money, remove_one
+from companion.games.lasvegas.banknotes import DECK, VALUES, highest_first, remove_one
 from companion.games.lasvegas.payout import WHITE, describe, pay
 from companion.games.lasvegas.state import (
     CASINOS,
@@ -49,13 +51,9 @@ from companion.games.lasvegas.state import (
     whites_per_player,
 )
 from companion.games.lasvegas.view import payout_json, scoreboard
+from companion.games.messages import Msg, msg, nmsg
 
 OPTIONS = frozenset({"colours", "neutral_dice", "virtual_deck", "money_open", "first_player"})
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
-
-
-def number_word(n: int) -> str:
-    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
 
 
 codec: ActionCodec[Any] = ActionCodec()
@@ -103,10 +101,10 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         neutral = flags["neutral_dice"]
         n = len(players)
         if neutral and n > 4:
-            raise RuleViolation("The neutral dice variant is for 2 to 4 players.")
+            raise RuleViolation(msg("The neutral dice variant is for 2 to 4 players."))
         first = options.get("first_player", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
-            raise RuleViolation("The start player must be one of the players.")
+            raise RuleViolation(msg("The start player must be one of the players."))
         colours = _colours(options.get("colours"), n, neutral)
         whites = whites_per_player(n) if neutral else 0
         state = LasVegasState(
@@ -142,25 +140,39 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         name = state.players[state.current]
         if state.phase == "over":
             outcome = self.outcome(state)
-            return Awaiting("over", (), outcome.text if outcome else "The game is over.")
+            return Awaiting("over", (), outcome.text if outcome else msg("The game is over."))
         if state.phase == "stock":
             number = state.casino_to_stock()
             assert number is not None
             held = state.casinos[number - 1].total
-            who_draws = "the companion draws a banknote" if state.virtual_deck else "draw a banknote, enter its value"
-            prompt = f"Round {state.round}: casino {number} holds {money(held)}; {who_draws}."
+            if state.virtual_deck:
+                prompt = msg(
+                    "Round {round}: casino {casino} holds {amount}; the companion draws a banknote.",
+                    round=state.round,
+                    casino=number,
+                    amount=held,
+                )
+            else:
+                prompt = msg(
+                    "Round {round}: casino {casino} holds {amount}; draw a banknote, enter its value.",
+                    round=state.round,
+                    casino=number,
+                    amount=held,
+                )
             values = tuple(sorted(set(state.deck)))
-            notes = tuple(Option[Action](DrawNote(v), f"Banknote {v:,}") for v in values)
+            notes = tuple(Option[Action](DrawNote(v), msg("Banknote {amount}", amount=v)) for v in values)
             source: Literal["table", "companion"] = "companion" if state.virtual_deck else "table"
             return Awaiting("card", (state.start,), prompt, notes, card=CardSpec("banknotes", values), source=source)
         if state.phase == "spare":
-            prompt = f"{name}: throw the two spare white dice; each goes on the casino of its number."
+            prompt = msg(
+                "{player}: throw the two spare white dice; each goes on the casino of its number.", player=name
+            )
             return Awaiting("dice", who, prompt, dice=self.roll_spec(state))
         if state.phase == "roll":
-            return Awaiting("dice", who, f"{name}: roll {_hand(state, state.current)}.", dice=self.roll_spec(state))
+            return Awaiting("dice", who, _hand(state, state.current), dice=self.roll_spec(state))
         options = state.placements()
         only = len(options) == 1
-        prompt = f"{name}: choose a number; all dice showing it go on that casino."
+        prompt = msg("{player}: choose a number; all dice showing it go on that casino.", player=name)
         return Awaiting(
             "choice",
             who,
@@ -174,40 +186,62 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         seats = range(len(state.players))
         best = max((state.money(i), len(state.won[i])) for i in seats)
         leaders = tuple(i for i in seats if (state.money(i), len(state.won[i])) == best)
-        names = _and([state.players[i] for i in leaders])
         amount, count = best
-        notes = f"{count} {'note' if count == 1 else 'notes'}"
         if len(leaders) == 1:
-            return Outcome(leaders, f"{names} wins with {money(amount)} in {notes}.")
-        return Outcome(leaders, f"{names} share the win with {money(amount)} in {notes} each.")
+            text = nmsg(
+                "{player} wins with {amount} in {n} banknote.",
+                "{player} wins with {amount} in {n} banknotes.",
+                count,
+                player=state.players[leaders[0]],
+                amount=amount,
+            )
+            return Outcome(leaders, text)
+        text = nmsg(
+            "{players} share the win with {amount} in {n} banknote each.",
+            "{players} share the win with {amount} in {n} banknotes each.",
+            count,
+            players=[state.players[i] for i in leaders],
+            amount=amount,
+        )
+        return Outcome(leaders, text)
 
     # --- transitions -------------------------------------------------------------------------
     def apply(self, state: LasVegasState, action: Action) -> tuple[LasVegasState, list[Event]]:
         if state.phase == "over":
-            raise RuleViolation("The game is over; start a new one or undo.")
+            raise RuleViolation(msg("The game is over; start a new one or undo."))
         if isinstance(action, DrawNote):
             return self._draw(state, action.value)
         if isinstance(action, Roll):
             return self._roll(state, action.dice)
         if isinstance(action, Place):
             return self._place(state, action.face)
-        raise RuleViolation("That is not a Las Vegas move.")
+        raise RuleViolation(msg("That is not a move of this game."))
 
     def _draw(self, state: LasVegasState, value: int) -> tuple[LasVegasState, list[Event]]:
         if state.phase != "stock":
-            raise RuleViolation("The casinos are stocked for this round; no note is drawn now.")
+            raise RuleViolation(msg("The casinos are stocked for this round; no banknote is drawn now."))
         if value not in VALUES:
-            raise RuleViolation(f"There is no {money(value)} note; the notes go from 10,000 to 90,000.")
+            raise RuleViolation(
+                msg(
+                    "There is no {amount} banknote; the banknotes go from {low} to {high}.",
+                    amount=value,
+                    low=min(VALUES),
+                    high=max(VALUES),
+                )
+            )
         if value not in state.deck:
             raise RuleViolation(
-                f"Every {money(value)} note is already out of the deck; check the note and enter it again."
+                msg(
+                    "Every {amount} banknote is already out of the deck; check the banknote and enter it again.",
+                    amount=value,
+                )
             )
         number = state.casino_to_stock()
         assert number is not None
         casino = state.casinos[number - 1]
         casino = evolve(casino, notes=highest_first(casino.notes + (value,)))
         state = evolve(state, deck=remove_one(state.deck, value), casinos=_with(state.casinos, casino))
-        text = f"Casino {number} gets {money(value)} ({money(casino.total)} in all)."
+        text = msg("Casino {casino} gets {amount} ({total} in all).", casino=number, amount=value, total=casino.total)
         events = [Event("stocked", text, {"casino": number, "note": value, "total": casino.total})]
         return self._continue_stocking(state, events)
 
@@ -217,10 +251,14 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             if state.deck:
                 return state, events
             if not state.under:
-                text = "No banknotes are left anywhere; the casinos play with what they hold."
+                text = msg("No banknotes are left anywhere; the casinos play with what they hold.")
                 events.append(Event("out_of_notes", text, {"casino": state.casino_to_stock()}))
                 break
-            text = f"The deck is empty: shuffle the {len(state.under)} notes from under it; they are the deck now."
+            text = nmsg(
+                "The deck is empty: shuffle the {n} banknote from under it; it is the deck now.",
+                "The deck is empty: shuffle the {n} banknotes from under it; they are the deck now.",
+                len(state.under),
+            )
             events.append(Event("reshuffled", text, {"notes": len(state.under)}))
             state = evolve(state, deck=state.under, under=())
         if state.neutral_dice and len(state.players) == 3:
@@ -230,33 +268,38 @@ class LasVegasRules(Rules[LasVegasState, Action]):
     def _roll(self, state: LasVegasState, dice: tuple[Die, ...]) -> tuple[LasVegasState, list[Event]]:
         if state.phase == "stock":
             number = state.casino_to_stock()
-            raise RuleViolation(f"Stock the casinos first: casino {number} still needs a note.")
+            raise RuleViolation(
+                msg("Stock the casinos first: casino {casino} still needs a banknote.", casino=number or 0)
+            )
         if state.phase == "place":
-            raise RuleViolation("Place the dice already rolled first: choose one of the numbers shown.")
+            raise RuleViolation(msg("Place the dice already rolled first: choose one of the numbers shown."))
         spec = self.roll_spec(state)
         dice = _normalise(dice, spec)
         spec.check(dice)
         name = state.players[state.current]
-        shown = ", ".join(f"{d.face} {d.colour}" for d in sorted(dice, key=_die_order))
+        shown = [msg("{face} {colour}", face=face_word(d.face), colour=colour_word(d.colour or "")) for d in dice]
+        shown = [shown[i] for i in sorted(range(len(dice)), key=lambda i: _die_order(dice[i]))]
         data = {"player": state.current, "dice": [d.to_json() for d in dice]}
         if state.phase == "spare":
             casinos = state.casinos
             for d in dice:
                 c = casinos[int(d.face) - 1]
                 casinos = _with(casinos, evolve(c, white=c.white + 1))
-            text = f"{name} threw the spare white dice: {shown}; they go on those casinos."
+            text = msg(
+                "{player} threw the spare white dice: {dice}; they go on those casinos.", player=name, dice=shown
+            )
             state = evolve(state, casinos=casinos, phase="roll")
             return state, [Event("spare_whites", text, data)]
         state = evolve(state, roll=tuple(sorted(dice, key=_die_order)), phase="place")
-        return state, [Event("rolled", f"{name} rolled {shown}.", data)]
+        return state, [Event("rolled", msg("{player} rolled {dice}.", player=name, dice=shown), data)]
 
     def _place(self, state: LasVegasState, face: int) -> tuple[LasVegasState, list[Event]]:
         if state.phase != "place":
-            raise RuleViolation("There is no roll to place; roll the dice first.")
+            raise RuleViolation(msg("There is no roll to place; roll the dice first."))
         choice = next((p for p in state.placements() if p.face == face), None)
         if choice is None:
-            shown = ", ".join(str(p.face) for p in state.placements())
-            raise RuleViolation(f"No die shows {face} in this roll; choose one of {shown}.")
+            faces = [p.face for p in state.placements()]
+            raise RuleViolation(msg("No die shows {face} in this roll; choose one of {faces}.", face=face, faces=faces))
         seat = state.current
         casino = state.casinos[face - 1]
         dice = list(casino.dice)
@@ -272,7 +315,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             roll=(),
             last_placement=choice,
         )
-        text = f"{state.players[seat]} put {_placed(choice)} on casino {face}."
+        text = _placed(choice, state.players[seat])
         data = {"player": seat, "casino": face, "own": choice.own, "white": choice.white}
         return self._next_turn(state, [Event("placed", text, data)])
 
@@ -325,7 +368,11 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             own_left=(OWN_DICE,) * n,
             white_left=(whites,) * n,
         )
-        text = f"Round {state.round}: {state.players[start]} has the start card; stock the casinos."
+        text = msg(
+            "Round {round}: {player} has the start card; stock the casinos.",
+            round=state.round,
+            player=state.players[start],
+        )
         events.append(Event("new_round", text, {"round": state.round, "start": start}))
         return self._continue_stocking(state, events)
 
@@ -341,16 +388,23 @@ def _colours(value: JSON, n: int, neutral: bool) -> tuple[str, ...]:
     if value is None:
         return PALETTE[:n]
     if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-        raise RuleViolation("The dice colours must be a list of colour names, one per player.")
+        raise RuleViolation(msg("The dice colours must be a list of colour names, one per player."))
     colours = tuple(c.strip().lower() for c in value)
     if len(colours) != n:
-        raise RuleViolation(f"Give one dice colour per player: {n} colours, not {len(colours)}.")
+        raise RuleViolation(
+            nmsg(
+                "Give one dice colour per player: {n} colour, not {count}.",
+                "Give one dice colour per player: {n} colours, not {count}.",
+                n,
+                count=len(colours),
+            )
+        )
     if any(not c for c in colours):
-        raise RuleViolation("Every player needs a dice colour.")
+        raise RuleViolation(msg("Every player needs a dice colour."))
     if len(set(colours)) != n:
-        raise RuleViolation("Two players have the same dice colour; the camera could not tell them apart.")
+        raise RuleViolation(msg("Two players have the same dice colour; the camera could not tell them apart."))
     if neutral and NEUTRAL in colours:
-        raise RuleViolation("White is the colour of the neutral dice; choose another colour for that player.")
+        raise RuleViolation(msg("White is the colour of the neutral dice; choose another colour for that player."))
     return colours
 
 
@@ -380,34 +434,62 @@ def _die_order(d: Die) -> tuple[int, bool]:
     return (int(d.face) if isinstance(d.face, int) else 0, d.colour == NEUTRAL)
 
 
-def _hand(state: LasVegasState, seat: int) -> str:
+def _hand(state: LasVegasState, seat: int) -> Msg:
+    """The roll prompt: the player's own dice, and the white dice still in their pool."""
     own, white = state.own_left[seat], state.white_left[seat]
+    name = state.players[seat]
     if own and white:
-        return f"your {own} dice and {white} white"
+        return nmsg(
+            "{player}: roll your {n} die and {white} white.",
+            "{player}: roll your {n} dice and {white} white.",
+            own,
+            player=name,
+            white=white,
+        )
     if own:
-        return f"your {own} {'die' if own == 1 else 'dice'}"
-    return f"the {white} white {'die' if white == 1 else 'dice'} left in your pool"
+        return nmsg("{player}: roll your {n} die.", "{player}: roll your {n} dice.", own, player=name)
+    return nmsg(
+        "{player}: roll the {n} white die left in your pool.",
+        "{player}: roll the {n} white dice left in your pool.",
+        white,
+        player=name,
+    )
 
 
-def _dice(n: int) -> str:
-    return f"{number_word(n)} {'die' if n == 1 else 'dice'}"
-
-
-def _label(p: Placement, neutral: bool) -> str:
-    """``Casino 4: three of yours and one white`` (or ``Casino 4: three dice`` without white dice)."""
+def _label(p: Placement, neutral: bool) -> Msg:
+    """``Casino 4: 3 of yours and 1 white`` (or ``Casino 4: 3 dice`` without white dice)."""
     if not neutral:
-        return f"Casino {p.face}: {_dice(p.own)}"
-    parts = [f"{number_word(p.own)} of yours"] if p.own else []
-    parts += [f"{number_word(p.white)} white"] if p.white else []
-    return f"Casino {p.face}: {' and '.join(parts)}"
+        return nmsg("Casino {casino}: {n} die", "Casino {casino}: {n} dice", p.own, casino=p.face)
+    if not p.white:
+        return msg("Casino {casino}: {own} of yours", casino=p.face, own=p.own)
+    if not p.own:
+        return nmsg("Casino {casino}: {n} white die", "Casino {casino}: {n} white dice", p.white, casino=p.face)
+    return msg("Casino {casino}: {own} of yours and {white} white", casino=p.face, own=p.own, white=p.white)
 
 
-def _placed(p: Placement) -> str:
-    """``three dice and one white`` for the turn log."""
-    parts = [_dice(p.own)] if p.own else []
-    parts += [f"{number_word(p.white)} white"] if p.white else []
-    return " and ".join(parts)
-
-
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def _placed(p: Placement, name: str) -> Msg:
+    """``Anna put 3 dice and 1 white on casino 4.`` for the turn log."""
+    if p.own and p.white:
+        return nmsg(
+            "{player} put {n} die and {white} white on casino {casino}.",
+            "{player} put {n} dice and {white} white on casino {casino}.",
+            p.own,
+            player=name,
+            white=p.white,
+            casino=p.face,
+        )
+    if p.own:
+        return nmsg(
+            "{player} put {n} die on casino {casino}.",
+            "{player} put {n} dice on casino {casino}.",
+            p.own,
+            player=name,
+            casino=p.face,
+        )
+    return nmsg(
+        "{player} put {n} white die on casino {casino}.",
+        "{player} put {n} white dice on casino {casino}.",
+        p.white,
+        player=name,
+        casino=p.face,
+    )

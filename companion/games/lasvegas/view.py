@@ -6,9 +6,10 @@ from companion.games.base import JSON, Outcome
 from companion.games.lasvegas.banknotes import counted
 from companion.games.lasvegas.payout import WHITE, CasinoPayout, describe
 from companion.games.lasvegas.state import NEUTRAL, ROUNDS, Casino, LasVegasState, Placement
+from companion.games.messages import Msg, msg
 
 
-def scoreboard(state: LasVegasState, prompt: str, outcome: Outcome | None) -> JSON:
+def scoreboard(state: LasVegasState, prompt: Msg, outcome: Outcome | None) -> JSON:
     """Everything the table tracks. Each player's money is included; ``money_hidden`` tells the page
     to show it only to a player who asks to peek, until the end or with the open-money option."""
     return {
@@ -18,7 +19,7 @@ def scoreboard(state: LasVegasState, prompt: str, outcome: Outcome | None) -> JS
         "phase": state.phase,
         "start_player": state.start,
         "current": state.current,
-        "prompt": prompt,
+        "prompt": prompt.to_json(),
         "neutral_dice": state.neutral_dice,
         "virtual_deck": state.virtual_deck,
         "money_hidden": not state.money_open and state.phase != "over",
@@ -31,12 +32,12 @@ def scoreboard(state: LasVegasState, prompt: str, outcome: Outcome | None) -> JS
         "under": {"count": len(state.under), "total": sum(state.under)},
         "payout": {
             "round": state.paid_round,
-            "lines": [describe(p, state.players) for p in state.payouts],
+            "lines": [describe(p, state.players).to_json() for p in state.payouts],
             "casinos": [payout_json(p, state) for p in state.payouts],
         }
         if state.payouts
         else None,
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        "outcome": None if outcome is None else outcome.to_json(),
     }
 
 
@@ -85,7 +86,7 @@ def _placement_json(p: Placement | None, state: LasVegasState) -> JSON:
 
 def _owner_json(seat: int, state: LasVegasState) -> dict[str, JSON]:
     if seat == WHITE:
-        return {"seat": WHITE, "name": "white dice", "colour": NEUTRAL}
+        return {"seat": WHITE, "name": msg("white dice").to_json(), "colour": NEUTRAL}
     return {"seat": seat, "name": state.players[seat], "colour": state.colours[seat]}
 
 
@@ -99,5 +100,5 @@ def payout_json(p: CasinoPayout, state: LasVegasState) -> JSON:
         "paid": [{**who(s.seat), "dice": s.dice, "note": s.note} for s in p.ranked],
         "ties": [{"dice": t.dice, "players": [who(s) for s in t.seats]} for t in p.ties],
         "under": list(p.under),
-        "text": describe(p, state.players),
+        "text": describe(p, state.players).to_json(),
     }

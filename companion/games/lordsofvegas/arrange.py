@@ -14,6 +14,7 @@ from companion.games.base import DiceSpec, Die, Event, RuleViolation, evolve
 from companion.games.lordsofvegas.board import LOT_INDEX, LOTS
 from companion.games.lordsofvegas.state import Arrange, LordsState, push, with_tile
 from companion.games.lordsofvegas.words import lots as lot_list
+from companion.games.messages import msg
 
 FACES = (1, 2, 3, 4, 5, 6)
 ALL_ARRANGEMENTS_UP_TO = 6
@@ -54,10 +55,13 @@ def arrange_step(state: LordsState, step: Arrange, events: list[Event]) -> Lords
     if len(set(step.values)) <= 1:
         return _place(state, step, step.lots, step.values, events)
     name = state.players[step.seat]
-    shown = ", ".join(str(v) for v in step.values)
-    events.append(
-        Event("arrange", f"{name} rolled {shown}: choose which goes on {lot_list(step.lots)}.", {"player": step.seat})
+    text = msg(
+        "{player} rolled {values}: choose which goes on {lots}.",
+        player=name,
+        values=list(step.values),
+        lots=lot_list(step.lots),
     )
+    events.append(Event("arrange", text, {"player": step.seat}))
     return evolve(state, wait=step)
 
 
@@ -67,10 +71,9 @@ def arrange(
     """The player's chosen arrangement: ``values[i]`` on ``lots[i]``."""
     where = tuple(LOT_INDEX.get(name.strip().upper(), -1) for name in lots)
     if len(where) != len(values) or sorted(where) != sorted(step.lots):
-        raise RuleViolation(f"Put one value on each of your tiles: {lot_list(step.lots)}.")
+        raise RuleViolation(msg("Put one value on each of your tiles: {lots}.", lots=lot_list(step.lots)))
     if sorted(values, reverse=True) != list(step.values):
-        shown = ", ".join(str(v) for v in step.values)
-        raise RuleViolation(f"Use exactly the values rolled: {shown}.")
+        raise RuleViolation(msg("Use exactly the values rolled: {values}.", values=list(step.values)))
     return _place(evolve(state, wait=None), step, where, tuple(values), events)
 
 
@@ -82,11 +85,11 @@ def _place(
         assert tile is not None
         state = with_tile(state, lot, evolve(tile, value=value, rerolled=tile.rerolled or step.rerolled))
     name = state.players[step.seat]
-    placed = ", ".join(f"{v} on {LOTS[lot].name}" for lot, v in zip(lots, values, strict=True))
+    placed = [msg("{value} on {lot}", value=v, lot=LOTS[lot].name) for lot, v in zip(lots, values, strict=True)]
     events.append(
         Event(
             "dice_placed",
-            f"{name}: {placed}.",
+            msg("{player}: {placed}.", player=name, placed=placed),
             {"player": step.seat, "lots": [LOTS[lot].name for lot in lots], "values": list(values)},
         )
     )

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.assets import asset_dir
+from companion.games.base import colour_word
+from companion.games.messages import Msg, msg
 
 BOARD_FILE = asset_dir("seeds") / "lordsofvegas" / "board.json"
 STRIP = "strip"
@@ -92,9 +94,11 @@ def pays(card: str) -> str:
     return STRIP if card == END_OF_GAME else lot_named(card).card
 
 
-def card_label(card: str) -> str:
+def card_label(card: str) -> Msg:
     """``D8 (Sphinx, gold)``, ``A6 (The Strip)``, ``End of Game``."""
     if card == END_OF_GAME:
-        return "End of Game"
+        return msg("End of Game")
     colour = pays(card)
-    return f"{card} (The Strip)" if colour == STRIP else f"{card} ({COMPANY[colour]}, {colour})"
+    if colour == STRIP:
+        return msg("{card} (The Strip)", card=card)
+    return msg("{card} ({company}, {colour})", card=card, company=COMPANY[colour], colour=colour_word(colour))

@@ -8,7 +8,7 @@ last space of the track stops everything at once.
 
 from __future__ import annotations
 
-from companion.games.base import Event, RuleViolation, evolve
+from companion.games.base import Event, RuleViolation, colour_word, evolve
 from companion.games.lordsofvegas.board import (
     COMPANY,
     END_OF_GAME,
@@ -35,7 +35,8 @@ from companion.games.lordsofvegas.state import (
     with_tile,
 )
 from companion.games.lordsofvegas.track import WINNING_SPACE, advance
-from companion.games.lordsofvegas.words import dollars, plural
+from companion.games.lordsofvegas.words import dollars
+from companion.games.messages import msg, nmsg
 
 SETUP_CARDS = 2
 
@@ -48,11 +49,13 @@ def blocked(state: LordsState, lot: int) -> bool:
 def _check_card(state: LordsState, card: str) -> str:
     card = card.strip().upper() if card.strip().upper() in LOT_INDEX else card.strip()
     if card != END_OF_GAME and card not in LOT_INDEX:
-        raise RuleViolation(f"There is no card {card!r}; cards name a lot such as A2, or are End of Game.")
+        raise RuleViolation(msg("There is no card {card}; cards name a lot such as A2, or are End of Game.", card=card))
     if card not in state.deck:
         if card == END_OF_GAME:
-            raise RuleViolation("End of Game is not in the deck while the starting cards are dealt.")
-        raise RuleViolation(f"The card {card} has already been drawn; check the card and enter it again.")
+            raise RuleViolation(msg("End of Game is not in the deck while the starting cards are dealt."))
+        raise RuleViolation(
+            msg("The card {card} has already been drawn; check the card and enter it again.", card=card)
+        )
     return card
 
 
@@ -63,8 +66,11 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
     name = state.players[seat]
     lot = LOT_INDEX[card]
     if blocked(state, lot):
-        text = (
-            f"{card} is in the F block, out of play with two players: it goes back into the deck; deal {name} another."
+        text = msg(
+            "{card} is in the F block, out of play with two players: "
+            "it goes back into the deck; deal {player} another.",
+            card=card,
+            player=name,
         )
         events.append(Event("returned", text, {"player": seat, "card": card}))
         return state
@@ -77,7 +83,9 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
     events.append(
         Event(
             "dealt",
-            f"{name} is dealt {card}: marks it and takes {dollars(start)}.",
+            msg(
+                "{player} is dealt {card}: marks it and takes {amount}.", player=name, card=card, amount=dollars(start)
+            ),
             {"player": seat, "card": card, "money": start},
         )
     )
@@ -86,8 +94,10 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
     events.append(
         Event(
             "dealt_all",
-            "Every player has two lots. Put End of Game on top of the last quarter of the deck;"
-            " roll off for the first turn.",
+            msg(
+                "Every player has two lots. Put End of Game on top of the last quarter of the deck;"
+                " roll off for the first turn."
+            ),
             {},
         )
     )
@@ -100,14 +110,19 @@ def draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
     seat = state.current
     name = state.players[seat]
     state = evolve(state, deck=tuple(c for c in state.deck if c != card), last_card=card, drawn=(*state.drawn, card))
-    events.append(Event("drew", f"{name} drew {card_label(card)}.", {"player": seat, "card": card, "pays": pays(card)}))
+    text = msg("{player} drew {card}.", player=name, card=card_label(card))
+    events.append(Event("drew", text, {"player": seat, "card": card, "pays": pays(card)}))
     after: tuple[Step, ...] = (SettleTies(), Payout(card), AfterDraw(card))
     if card == END_OF_GAME:
         return push(state, *after[1:])
     lot = LOT_INDEX[card]
     if blocked(state, lot):
         events.append(
-            Event("blocked", f"{card} is out of play with two players: nobody takes it over.", {"card": card})
+            Event(
+                "blocked",
+                msg("{card} is out of play with two players: nobody takes it over.", card=card),
+                {"card": card},
+            )
         )
         return push(state, *after[1:])
     return _take_over(push(state, *after), lot, events)
@@ -122,18 +137,29 @@ def _take_over(state: LordsState, lot: int, events: list[Event]) -> LordsState:
     tile = space.tile
     if tile is None:
         state = with_space(state, lot, Space(marker=seat))
-        events.append(Event("marked", f"{name} marks {where}.", data))
+        events.append(Event("marked", msg("{player} marks {lot}.", player=name, lot=where), data))
         return push(state, CheckMarkers(seat, (lot,)))
     if tile.owner == seat:
-        events.append(Event("own_tile", f"{where} already holds {name}'s die: nothing changes.", data))
+        events.append(
+            Event("own_tile", msg("{lot} already holds {player}'s die: nothing changes.", lot=where, player=name), data)
+        )
         return state
     if tile.owner is None:
         value = LOTS[lot].die
-        events.append(Event("claimed", f"{name} puts a die showing {value} on the empty tile at {where}.", data))
+        text = msg(
+            "{player} puts a die showing {value} on the empty tile at {lot}.", player=name, value=value, lot=where
+        )
+        events.append(Event("claimed", text, data))
     else:
         value = tile.value
         old = state.players[tile.owner]
-        text = f"{name} takes over {where}: {old}'s {value} is replaced by {name}'s die showing {value}."
+        text = msg(
+            "{player} takes over {lot}: {old}'s {value} is replaced by {player}'s die showing {value}.",
+            player=name,
+            lot=where,
+            old=old,
+            value=value,
+        )
         events.append(Event("taken_over", text, {**data, "from": tile.owner, "value": value}))
         state = with_tile(state, lot, evolve(tile, owner=None, value=0, rerolled=False))
     return push(state, PlaceDie(seat, lot, value))
@@ -145,20 +171,34 @@ def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
         marked = len(state.marked(seat))
         if marked:
             state = pay(state, seat, marked)
-            verb = "pays" if marked == 1 else "pay"
-            text = f"{state.players[seat]}'s {plural(marked, 'marked lot')} {verb} {dollars(marked)}."
+            text = nmsg(
+                "{player}'s {n} marked lot pays {amount}.",
+                "{player}'s {n} marked lots pay {amount}.",
+                marked,
+                player=state.players[seat],
+                amount=dollars(marked),
+            )
             events.append(Event("lots_paid", text, {"player": seat, "money": marked}))
     paying = pays(card)
-    what = "casinos on The Strip" if paying == STRIP else f"{paying} ({COMPANY[paying]}) casinos"
     open_casinos = [c for c in casinos(state.board) if c.pays_on(paying)]
     if not open_casinos:
-        events.append(Event("no_casino", f"No {what} to pay.", {"pays": paying}))
+        if paying == STRIP:
+            text = msg("No casino on The Strip to pay.")
+        else:
+            text = msg("No casino of {colour} ({company}) to pay.", colour=colour_word(paying), company=COMPANY[paying])
+        events.append(Event("no_casino", text, {"pays": paying}))
         return state
     for casino in open_casinos:
         for seat in casino.owners():
             amount = sum(v for _, o, v in casino.dice if o == seat)
             state = pay(state, seat, amount)
-            text = f"{state.players[seat]} gets {dollars(amount)} from the {casino.colour} casino at {casino.name}."
+            text = msg(
+                "{player} gets {amount} from the casino at {lot} ({colour}).",
+                player=state.players[seat],
+                amount=dollars(amount),
+                lot=casino.name,
+                colour=colour_word(casino.colour),
+            )
             events.append(Event("casino_paid", text, {"player": seat, "casino": casino.name, "money": amount}))
     for seat in state.seats_from(state.current):
         mine = sorted((c for c in open_casinos if c.boss == seat), key=lambda c: (c.size, c.lots))
@@ -167,13 +207,40 @@ def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
             after = advance(before, casino.size)
             points = tuple(after if i == seat else p for i, p in enumerate(state.points))
             state = evolve(state, points=points)
-            lost = f" ({casino.size - (after - before)} lost at a break)" if after - before < casino.size else ""
-            what = f"{plural(casino.size, 'point')} for the {casino.colour} casino at {casino.name}"
-            text = f"{state.players[seat]} scores {what}: {before} to {after}{lost}."
+            lost = casino.size - (after - before)
+            if lost:
+                text = nmsg(
+                    "{player} scores {n} point for the casino at {lot} ({colour}): "
+                    "{before} to {after} ({lost} lost at a break).",
+                    "{player} scores {n} points for the casino at {lot} ({colour}): "
+                    "{before} to {after} ({lost} lost at a break).",
+                    casino.size,
+                    player=state.players[seat],
+                    lot=casino.name,
+                    colour=colour_word(casino.colour),
+                    before=before,
+                    after=after,
+                    lost=lost,
+                )
+            else:
+                text = nmsg(
+                    "{player} scores {n} point for the casino at {lot} ({colour}): {before} to {after}.",
+                    "{player} scores {n} points for the casino at {lot} ({colour}): {before} to {after}.",
+                    casino.size,
+                    player=state.players[seat],
+                    lot=casino.name,
+                    colour=colour_word(casino.colour),
+                    before=before,
+                    after=after,
+                )
             data = {"player": seat, "casino": casino.name, "points": casino.size, "from": before, "to": after}
             events.append(Event("scored", text, data))
             if after >= WINNING_SPACE:
-                text = f"{state.players[seat]} reaches {WINNING_SPACE} points and wins at once!"
+                text = msg(
+                    "{player} reaches {points} points and wins at once!",
+                    player=state.players[seat],
+                    points=WINNING_SPACE,
+                )
                 events.append(Event("game_over", text, {"winners": [seat]}))
                 return evolve(state, phase="over", winner=seat, todo=(), wait=None)
     return state
@@ -185,7 +252,11 @@ def after_draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
         return evolve(state, phase="over")
     if blocked(state, LOT_INDEX[card]):
         events.append(
-            Event("draw_again", f"{name} draws again (an F card with two players).", {"player": state.current})
+            Event(
+                "draw_again",
+                msg("{player} draws again (an F card with two players).", player=name),
+                {"player": state.current},
+            )
         )
         return evolve(state, phase="draw")
     return evolve(state, phase="play")

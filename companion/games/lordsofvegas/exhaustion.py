@@ -21,6 +21,7 @@ from companion.games.lordsofvegas.state import (
     with_space,
     with_tile,
 )
+from companion.games.messages import msg
 
 
 def place_die(state: LordsState, step: PlaceDie, events: list[Event]) -> LordsState:
@@ -28,7 +29,9 @@ def place_die(state: LordsState, step: PlaceDie, events: list[Event]) -> LordsSt
     if state.dice_in_hand(step.seat) > 0:
         return _put(state, step, rerolled=False)
     name = state.players[step.seat]
-    text = f"All of {name}'s dice are on the board: {name} moves one onto {LOTS[step.lot].name}."
+    text = msg(
+        "All of {player}'s dice are on the board: {player} moves one onto {lot}.", player=name, lot=LOTS[step.lot].name
+    )
     events.append(Event("dice_exhausted", text, {"player": step.seat, "lot": LOTS[step.lot].name}))
     return evolve(state, wait=step)
 
@@ -46,15 +49,22 @@ def move_die_options(state: LordsState, step: PlaceDie) -> tuple[int, ...]:
 def move_die(state: LordsState, step: PlaceDie, lot_name: str, events: list[Event]) -> LordsState:
     lot = LOT_INDEX.get(lot_name.strip().upper(), -1)
     if lot not in move_die_options(state, step):
-        raise RuleViolation(f"Choose one of your own dice on another tile; {lot_name} holds none of yours.")
+        raise RuleViolation(
+            msg("Choose one of your own dice on another tile; {lot} holds none of yours.", lot=lot_name)
+        )
     tile = state.board[lot].tile
     assert tile is not None
     state = with_tile(state, lot, Tile(tile.colour))
     state = evolve(state, wait=None)
     state = _put(state, step, rerolled=tile.rerolled)
     name = state.players[step.seat]
-    where = f"{LOTS[lot].name} (the tile stays, unowned) onto {LOTS[step.lot].name}"
-    text = f"{name} moves the die off {where}, showing {step.value}."
+    text = msg(
+        "{player} moves the die off {lot} (the tile stays, unowned) onto {target}, showing {value}.",
+        player=name,
+        lot=LOTS[lot].name,
+        target=LOTS[step.lot].name,
+        value=step.value,
+    )
     events.append(Event("die_moved", text, {"player": step.seat, "from": LOTS[lot].name, "to": LOTS[step.lot].name}))
     return state
 
@@ -63,7 +73,7 @@ def check_markers(state: LordsState, step: CheckMarkers, events: list[Event]) ->
     if len(state.marked(step.seat)) <= MARKERS_PER_PLAYER:
         return state
     name = state.players[step.seat]
-    text = f"All of {name}'s markers are out: {name} gives up one marked lot."
+    text = msg("All of {player}'s markers are out: {player} gives up one marked lot.", player=name)
     events.append(Event("markers_exhausted", text, {"player": step.seat}))
     return evolve(state, wait=step)
 
@@ -77,13 +87,13 @@ def give_up_options(state: LordsState, step: CheckMarkers) -> tuple[int, ...]:
 def give_up(state: LordsState, step: CheckMarkers, lot_name: str, events: list[Event]) -> LordsState:
     lot = LOT_INDEX.get(lot_name.strip().upper(), -1)
     if lot not in give_up_options(state, step):
-        raise RuleViolation(f"Choose one of your marked lots to give up; {lot_name} is not one of them.")
+        raise RuleViolation(msg("Choose one of your marked lots to give up; {lot} is not one of them.", lot=lot_name))
     state = with_space(state, lot, evolve(state.board[lot], marker=None))
     name = state.players[step.seat]
     events.append(
         Event(
             "gave_up",
-            f"{name} gives up {LOTS[lot].name}; it is unowned now.",
+            msg("{player} gives up {lot}; it is unowned now.", player=name, lot=LOTS[lot].name),
             {"player": step.seat, "lot": LOTS[lot].name},
         )
     )

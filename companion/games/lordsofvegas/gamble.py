@@ -13,10 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.games.base import DiceSpec, Die, Event, RuleViolation, evolve
+from companion.games.base import colour_word as cw
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.casinos import Casino, casino_at, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, pay, transfer
 from companion.games.lordsofvegas.words import dollars
+from companion.games.messages import Param, msg
 
 PER_TILE = 5
 DOUBLE = (2, 12)
@@ -58,24 +60,34 @@ def gamble_targets(state: LordsState) -> list[tuple[Casino, int]]:
 
 def gamble(state: LordsState, lot_name: str, amount: int, events: list[Event]) -> LordsState:
     if state.gambled:
-        raise RuleViolation("You have already gambled this turn; it is allowed once a turn.")
+        raise RuleViolation(msg("You have already gambled this turn; it is allowed once a turn."))
     lot = lot_of(lot_name)
     casino = casino_at(state.board, lot.index)
     if casino is None or casino.boss is None:
-        raise RuleViolation(f"There is no casino with a boss on {lot.name} to gamble at.")
+        raise RuleViolation(msg("There is no casino with a boss on {lot} to gamble at.", lot=lot.name))
     if casino.boss == state.current:
-        raise RuleViolation("You are the boss of that casino; gamble at another player's casino.")
+        raise RuleViolation(msg("You are the boss of that casino; gamble at another player's casino."))
     top = limit(state, casino)
     if amount < 1:
-        raise RuleViolation("A bet is at least $1.")
+        raise RuleViolation(msg("A bet is at least {amount}.", amount=dollars(1)))
     if amount > top:
         raise RuleViolation(
-            f"The most you can bet at {casino.name} is {dollars(top)}:"
-            " $5 a tile, and no more than you or its boss have."
+            msg(
+                "The most you can bet at {lot} is {amount}: {per_tile} a tile, and no more than you or its boss have.",
+                lot=casino.name,
+                amount=dollars(top),
+                per_tile=dollars(5),
+            )
         )
     seat, boss = state.current, casino.boss
-    where = f"{state.players[boss]}'s {casino.colour} casino at {casino.name}"
-    text = f"{state.players[seat]} bets {dollars(amount)} at {where}."
+    text = msg(
+        "{player} bets {amount} at {boss}'s casino at {lot} ({colour}).",
+        player=state.players[seat],
+        amount=dollars(amount),
+        boss=state.players[boss],
+        lot=casino.name,
+        colour=cw(casino.colour),
+    )
     events.append(Event("bet", text, {"player": seat, "boss": boss, "casino": casino.name, "amount": amount}))
     state = evolve(state, gambled=True)
     if state.lay_off:
@@ -85,7 +97,10 @@ def gamble(state: LordsState, lot_name: str, amount: int, events: list[Event]) -
 
 def lay_off(state: LordsState, wait: LayOff, accept: bool, events: list[Event]) -> LordsState:
     name = state.players[wait.boss]
-    text = f"{name} lays half the bet off to the bank." if accept else f"{name} takes the whole bet."
+    if accept:
+        text = msg("{player} lays half the bet off to the bank.", player=name)
+    else:
+        text = msg("{player} takes the whole bet.", player=name)
     events.append(Event("lay_off", text, {"player": wait.boss, "accept": accept}))
     return evolve(state, wait=GambleRoll(state.current, wait.boss, wait.lot, wait.amount, accept))
 
@@ -110,14 +125,21 @@ def gamble_roll(state: LordsState, wait: GambleRoll, dice: Sequence[Die], events
     state = transfer(state, wait.boss, wait.gambler, result.boss)
     state = pay(state, wait.gambler, result.bank)
     gambler, boss = state.players[wait.gambler], state.players[wait.boss]
+    parts: list[Param]
     if result.gambler > 0:
-        parts = [f"{boss} pays {dollars(result.boss)}"] + ([f"the bank {dollars(result.bank)}"] if result.bank else [])
-        text = f"{gambler} rolls {total} and wins: {' and '.join(parts)}."
+        parts = [msg("{boss} pays {amount}", boss=boss, amount=dollars(result.boss))]
+        parts += [msg("the bank pays {amount}", amount=dollars(result.bank))] if result.bank else []
+        text = msg("{player} rolls {total} and wins: {payments}.", player=gambler, total=total, payments=parts)
     else:
-        parts = [f"{boss} gets {dollars(-result.boss)}"] + (
-            [f"the bank {dollars(-result.bank)}"] if result.bank else []
+        parts = [msg("{boss} gets {amount}", boss=boss, amount=dollars(-result.boss))]
+        parts += [msg("the bank gets {amount}", amount=dollars(-result.bank))] if result.bank else []
+        text = msg(
+            "{player} rolls {total} and loses {amount}: {payments}.",
+            player=gambler,
+            total=total,
+            amount=dollars(wait.amount),
+            payments=parts,
         )
-        text = f"{gambler} rolls {total} and loses {dollars(wait.amount)}: {' and '.join(parts)}."
     data = {
         "player": wait.gambler,
         "boss": wait.boss,

@@ -8,6 +8,7 @@ the options offer the largest bet at each casino (the tablet can ask for another
 from __future__ import annotations
 
 from companion.games.base import Option
+from companion.games.base import colour_word as cw
 from companion.games.lordsofvegas.actions import Action, Build, EndTurn, Gamble, Remodel, Reorganize, Sprawl
 from companion.games.lordsofvegas.board import COLOURS, LOTS
 from companion.games.lordsofvegas.building import REMODEL_PER_TILE, SPRAWL_FACTOR
@@ -16,18 +17,25 @@ from companion.games.lordsofvegas.draw import blocked
 from companion.games.lordsofvegas.gamble import gamble_targets
 from companion.games.lordsofvegas.state import LordsState
 from companion.games.lordsofvegas.words import dollars
+from companion.games.messages import msg
 
 
 def play_options(state: LordsState) -> list[Option[Action]]:
     seat = state.current
     money = state.money[seat]
-    out: list[Option[Action]] = [Option(EndTurn(), "End the turn", True)]
+    out: list[Option[Action]] = [Option(EndTurn(), msg("End the turn"), True)]
     for lot in state.marked(seat):
         cost = LOTS[lot].cost
         if cost <= money:
             for colour in COLOURS:
                 if state.tiles_left(colour) > 0:
-                    label = f"Build {colour} on {LOTS[lot].name} ({dollars(cost)}, die {LOTS[lot].die})"
+                    label = msg(
+                        "Build {colour} on {lot} ({cost}, die {die})",
+                        colour=cw(colour),
+                        lot=LOTS[lot].name,
+                        cost=dollars(cost),
+                        die=LOTS[lot].die,
+                    )
                     out.append(Option(Build(LOTS[lot].name, colour), label))
     found = casinos(state.board)
     sprawls: set[tuple[int, str]] = set()
@@ -41,25 +49,48 @@ def play_options(state: LordsState) -> list[Option[Action]]:
                 if space.tile is None and space.marker is None and not blocked(state, nb) and cost <= money:
                     sprawls.add((nb, casino.colour))
     for nb, colour in sorted(sprawls):
-        label = f"Sprawl {colour} onto {LOTS[nb].name} ({dollars(SPRAWL_FACTOR * LOTS[nb].cost)}, die {LOTS[nb].die})"
+        label = msg(
+            "Sprawl {colour} onto {lot} ({cost}, die {die})",
+            colour=cw(colour),
+            lot=LOTS[nb].name,
+            cost=dollars(SPRAWL_FACTOR * LOTS[nb].cost),
+            die=LOTS[nb].die,
+        )
         out.append(Option(Sprawl(LOTS[nb].name, colour), label))
     for casino in found:
         cost = REMODEL_PER_TILE * casino.size
         if casino.boss == seat and cost <= money:
             for colour in COLOURS:
                 if colour != casino.colour and state.tiles_left(colour) >= casino.size:
-                    label = f"Remodel the {casino.colour} casino at {casino.name} to {colour} ({dollars(cost)})"
+                    label = msg(
+                        "Remodel the casino at {lot} from {old} to {colour} ({cost})",
+                        lot=casino.name,
+                        old=cw(casino.colour),
+                        colour=cw(colour),
+                        cost=dollars(cost),
+                    )
                     out.append(Option(Remodel(casino.name, colour), label))
     for casino in found:
         rerolled = any(
             t.rerolled for i in casino.lots if (t := state.board[i].tile) is not None and t.owner is not None
         )
         if seat in casino.owners() and not rerolled and casino.pips() <= money:
-            label = f"Reorganize the {casino.colour} casino at {casino.name} ({dollars(casino.pips())})"
+            label = msg(
+                "Reorganize the casino at {lot} ({colour}, {cost})",
+                lot=casino.name,
+                colour=cw(casino.colour),
+                cost=dollars(casino.pips()),
+            )
             out.append(Option(Reorganize(casino.name), label))
     for casino, top in gamble_targets(state):
         boss = state.players[casino.boss] if casino.boss is not None else "?"
-        label = f"Gamble up to {dollars(top)} at {boss}'s {casino.colour} casino at {casino.name}"
+        label = msg(
+            "Gamble up to {amount} at {boss}'s casino at {lot} ({colour})",
+            amount=dollars(top),
+            boss=boss,
+            lot=casino.name,
+            colour=cw(casino.colour),
+        )
         out.append(Option(Gamble(casino.name, top), label))
     return out
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.base import Die, Event, RuleViolation, evolve
+from companion.games.base import colour_word as cw
 from companion.games.lordsofvegas.arrange import normalise, roll_spec, share_out
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.casinos import Casino, casino_at
 from companion.games.lordsofvegas.state import LordsState, ReorgRoll, SettleTies, pay, push
 from companion.games.lordsofvegas.words import dollars
+from companion.games.messages import msg, nmsg
 
 REASON = "reorganize"
 
@@ -22,16 +24,21 @@ def check_reorganize(state: LordsState, lot_name: str) -> Casino:
     lot = lot_of(lot_name)
     casino = casino_at(state.board, lot.index)
     if casino is None:
-        raise RuleViolation(f"There is no casino on {lot.name} to reorganize.")
+        raise RuleViolation(msg("There is no casino on {lot} to reorganize.", lot=lot.name))
     if state.current not in casino.owners():
-        raise RuleViolation(f"You need a die in the casino at {casino.name} to reorganize it.")
+        raise RuleViolation(msg("You need a die in the casino at {lot} to reorganize it.", lot=casino.name))
     if any(t.rerolled for i in casino.lots if (t := state.board[i].tile) is not None and t.owner is not None):
-        raise RuleViolation(f"A die in the casino at {casino.name} was already reorganized this turn.")
+        raise RuleViolation(msg("A die in the casino at {lot} was already reorganized this turn.", lot=casino.name))
     cost = casino.pips()
     have = state.money[state.current]
     if cost > have:
         raise RuleViolation(
-            f"Reorganizing the casino at {casino.name} costs {dollars(cost)} and you have {dollars(have)}."
+            msg(
+                "Reorganizing the casino at {lot} costs {cost} and you have {money}.",
+                lot=casino.name,
+                cost=dollars(cost),
+                money=dollars(have),
+            )
         )
     return casino
 
@@ -42,8 +49,15 @@ def reorganize(state: LordsState, lot_name: str, events: list[Event]) -> LordsSt
     cost = casino.pips()
     lots = tuple(lot for lot, _, _ in casino.dice)
     state = pay(state, seat, -cost)
-    what = f"the {casino.colour} casino at {casino.name}: reroll all {len(lots)} dice"
-    text = f"{state.players[seat]} pays {dollars(cost)} to reorganize {what}."
+    text = nmsg(
+        "{player} pays {cost} to reorganize the casino at {lot} ({colour}): reroll its die.",
+        "{player} pays {cost} to reorganize the casino at {lot} ({colour}): reroll all {n} dice.",
+        len(lots),
+        player=state.players[seat],
+        cost=dollars(cost),
+        lot=casino.name,
+        colour=cw(casino.colour),
+    )
     events.append(Event("reorganized", text, {"player": seat, "casino": casino.name, "cost": cost}))
     return push(evolve(state, wait=ReorgRoll(seat, lots)), SettleTies())
 
@@ -52,6 +66,7 @@ def reorg_roll(state: LordsState, wait: ReorgRoll, dice: Sequence[Die], events: 
     spec = roll_spec(state, wait.lots, REASON)
     dice = normalise(dice, spec)
     spec.check(dice)
-    shown = ", ".join(f"{d.face} {d.colour}" for d in dice)
-    events.append(Event("reorg_rolled", f"The reorganized dice show {shown}.", {"dice": [d.to_json() for d in dice]}))
+    shown = [msg("{face} {colour}", face=d.face, colour=cw(d.colour or "")) for d in dice]
+    text = msg("The reorganized dice show {dice}.", dice=shown)
+    events.append(Event("reorg_rolled", text, {"dice": [d.to_json() for d in dice]}))
     return share_out(evolve(state, wait=None), wait.lots, dice, rerolled=True)

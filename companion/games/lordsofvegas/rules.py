@@ -23,6 +23,7 @@ from companion.games.base import (
     Outcome,
     Rules,
     RuleViolation,
+    colour_word,
     evolve,
 )
 from companion.games.lordsofvegas import arrange as arranging
@@ -71,6 +72,7 @@ from companion.games.lordsofvegas.ties import tie_roll
 from companion.games.lordsofvegas.trade import trade
 from companion.games.lordsofvegas.view import scoreboard
 from companion.games.lordsofvegas.words import and_list, dollars
+from companion.games.messages import Msg, msg, nmsg
 
 OPTIONS = frozenset({"lay_off", "virtual_deck", "colours"})
 DECK_NAME = "lordsofvegas"
@@ -108,7 +110,7 @@ class LordsOfVegasRules(Rules[LordsState, Action]):
         name = state.players[state.current]
         if state.phase == "over":
             outcome = self.outcome(state)
-            return Awaiting("over", (), outcome.text if outcome else "The game is over.")
+            return Awaiting("over", (), outcome.text if outcome else msg("The game is over."))
         wait = state.wait
         if wait is not None:
             return _awaiting_wait(state, wait)
@@ -116,17 +118,19 @@ class LordsOfVegasRules(Rules[LordsState, Action]):
         if state.phase == "deal":
             spec = CardSpec(DECK_NAME, state.deck)
             card = state.dealt[state.current] + 1
-            prompt = f"Deal {name} a card (their card {card} of 2)."
+            prompt = msg("Deal {player} a card (their card {card} of 2).", player=name, card=card)
             return Awaiting("card", (state.current,), prompt, card=spec, source=source)
         if state.phase == "start":
             options = tuple(
-                Option[Action](StartPlayer(seat), f"{p} won the roll-off") for seat, p in enumerate(state.players)
+                Option[Action](StartPlayer(seat), msg("{player} won the roll-off", player=p))
+                for seat, p in enumerate(state.players)
             )
-            return Awaiting("choice", tuple(range(state.n)), "Each player rolls 2 dice: who rolled highest?", options)
+            prompt = msg("Each player rolls 2 dice: who rolled highest?")
+            return Awaiting("choice", tuple(range(state.n)), prompt, options)
         if state.phase == "draw":
-            prompt = f"{name}: draw a card and enter it."
+            prompt = msg("{player}: draw a card and enter it.", player=name)
             return Awaiting("card", (state.current,), prompt, card=CardSpec(DECK_NAME, state.deck), source=source)
-        prompt = f"{name}: build, sprawl, remodel, reorganize, gamble, or end the turn."
+        prompt = msg("{player}: build, sprawl, remodel, reorganize, gamble, or end the turn.", player=name)
         return Awaiting("choice", (state.current,), prompt, tuple(play_options(state)))
 
     def legal_actions(self, state: LordsState) -> list[Action]:
@@ -143,19 +147,34 @@ class LordsOfVegasRules(Rules[LordsState, Action]):
         if state.phase != "over":
             return None
         if state.winner is not None:
-            return Outcome((state.winner,), f"{state.players[state.winner]} reached 90 points and wins.")
+            text = msg("{player} reached {points} points and wins.", player=state.players[state.winner], points=90)
+            return Outcome((state.winner,), text)
         best = max(zip(state.points, state.money, strict=True))
         leaders = tuple(i for i in range(state.n) if (state.points[i], state.money[i]) == best)
         names = and_list([state.players[i] for i in leaders])
         points, money = best
         if len(leaders) == 1:
-            return Outcome(leaders, f"{names} wins with {points} points and {dollars(money)}.")
-        return Outcome(leaders, f"{names} share the win with {points} points and {dollars(money)} each.")
+            text = nmsg(
+                "{player} wins with {n} point and {money}.",
+                "{player} wins with {n} points and {money}.",
+                points,
+                player=names,
+                money=dollars(money),
+            )
+            return Outcome(leaders, text)
+        text = nmsg(
+            "{players} share the win with {n} point and {money} each.",
+            "{players} share the win with {n} points and {money} each.",
+            points,
+            players=names,
+            money=dollars(money),
+        )
+        return Outcome(leaders, text)
 
     # --- transitions -------------------------------------------------------------------------
     def apply(self, state: LordsState, action: Action) -> tuple[LordsState, list[Event]]:
         if state.phase == "over":
-            raise RuleViolation("The game is over; start a new one or undo.")
+            raise RuleViolation(msg("The game is over; start a new one or undo."))
         events: list[Event] = []
         if isinstance(action, Trade):
             state = trade(state, action, events)
@@ -167,7 +186,8 @@ class LordsOfVegasRules(Rules[LordsState, Action]):
         if state.phase == "over" and not any(e.kind == "game_over" for e in events):
             outcome = self.outcome(state)
             assert outcome is not None
-            events.append(Event("game_over", f"The game is over. {outcome.text}", {"winners": list(outcome.winners)}))
+            text = msg("The game is over. {outcome}", outcome=outcome.text)
+            events.append(Event("game_over", text, {"winners": list(outcome.winners)}))
         return state, events
 
     def scoreboard(self, state: LordsState) -> JSON:
@@ -180,19 +200,19 @@ class LordsOfVegasRules(Rules[LordsState, Action]):
 def _act(state: LordsState, action: Action, events: list[Event]) -> LordsState:
     if state.phase == "deal":
         if not isinstance(action, Card):
-            raise RuleViolation("Deal the starting cards first: two to each player.")
+            raise RuleViolation(msg("Deal the starting cards first: two to each player."))
         return deal(state, action.card, events)
     if state.phase == "start":
         if not isinstance(action, StartPlayer):
-            raise RuleViolation("Enter who won the roll-off first.")
+            raise RuleViolation(msg("Enter who won the roll-off first."))
         if not 0 <= action.seat < state.n:
-            raise RuleViolation("The start player must be one of the players.")
-        text = f"{state.players[action.seat]} won the roll-off and takes the first turn."
+            raise RuleViolation(msg("The start player must be one of the players."))
+        text = msg("{player} won the roll-off and takes the first turn.", player=state.players[action.seat])
         events.append(Event("start_player", text, {"player": action.seat}))
         return evolve(state, phase="draw", current=action.seat)
     if state.phase == "draw":
         if not isinstance(action, Card):
-            raise RuleViolation(f"{state.players[state.current]} draws a card first.")
+            raise RuleViolation(msg("{player} draws a card first.", player=state.players[state.current]))
         return draw(state, action.card, events)
     if isinstance(action, Build):
         return build(state, action.lot, action.colour, events)
@@ -207,8 +227,8 @@ def _act(state: LordsState, action: Action, events: list[Event]) -> LordsState:
     if isinstance(action, EndTurn):
         return _end_turn(state, events)
     if isinstance(action, Card):
-        raise RuleViolation("This turn's card is drawn; the next card waits for the next turn.")
-    raise RuleViolation("That is not possible now: choose an action or end the turn.")
+        raise RuleViolation(msg("This turn's card is drawn; the next card waits for the next turn."))
+    raise RuleViolation(msg("That is not possible now: choose an action or end the turn."))
 
 
 def _settle(state: LordsState, wait: Any, action: Action, events: list[Event]) -> LordsState:
@@ -226,7 +246,7 @@ def _settle(state: LordsState, wait: Any, action: Action, events: list[Event]) -
         return move_die(state, wait, action.lot, events)
     if isinstance(wait, CheckMarkers) and isinstance(action, GiveUpLot):
         return give_up(state, wait, action.lot, events)
-    raise RuleViolation(f"Not now: {_awaiting_wait(state, wait).prompt}")
+    raise RuleViolation(msg("Not now: {prompt}", prompt=_awaiting_wait(state, wait).prompt))
 
 
 def _end_turn(state: LordsState, events: list[Event]) -> LordsState:
@@ -238,7 +258,11 @@ def _end_turn(state: LordsState, events: list[Event]) -> LordsState:
     events.append(
         Event(
             "turn_ended",
-            f"{state.players[state.current]} ends the turn; {state.players[nxt]} draws next.",
+            msg(
+                "{player} ends the turn; {next} draws next.",
+                player=state.players[state.current],
+                next=state.players[nxt],
+            ),
             {"player": state.current, "next": nxt},
         )
     )
@@ -250,60 +274,79 @@ def _awaiting_wait(state: LordsState, wait: Any) -> Awaiting[Action]:
         spec = arranging.roll_spec(state, wait.lots, TIE)
         seats = arranging.owners_of(state, wait.lots)
         names = and_list([state.players[s] for s in seats])
-        return Awaiting("dice", seats, f"Boss tie: {names} reroll the tied dice.", dice=spec)
+        return Awaiting("dice", seats, msg("Boss tie: {players} reroll the tied dice.", players=names), dice=spec)
     if isinstance(wait, ReorgRoll):
         spec = arranging.roll_spec(state, wait.lots, REORG)
         seats = arranging.owners_of(state, wait.lots)
-        return Awaiting("dice", seats, "Reorganize: every player rerolls their dice of the casino.", dice=spec)
+        return Awaiting("dice", seats, msg("Reorganize: every player rerolls their dice of the casino."), dice=spec)
     if isinstance(wait, GambleRoll):
-        prompt = f"{state.players[wait.gambler]}: roll two dice for the bet of {dollars(wait.amount)}."
+        prompt = msg(
+            "{player}: roll two dice for the bet of {amount}.",
+            player=state.players[wait.gambler],
+            amount=dollars(wait.amount),
+        )
         return Awaiting("dice", (wait.gambler,), prompt, dice=SPEC)
     if isinstance(wait, LayOff):
         boss = state.players[wait.boss]
         options: tuple[Option[Action], ...] = (
-            Option[Action](LayOffChoice(False), f"{boss} takes the whole bet", True),
-            Option[Action](LayOffChoice(True), f"{boss} lays half off to the bank"),
+            Option[Action](LayOffChoice(False), msg("{player} takes the whole bet", player=boss), True),
+            Option[Action](LayOffChoice(True), msg("{player} lays half off to the bank", player=boss)),
         )
-        return Awaiting("choice", (wait.boss,), f"{boss}: lay off half the bet to the bank?", options)
+        prompt = msg("{player}: lay off half the bet to the bank?", player=boss)
+        return Awaiting("choice", (wait.boss,), prompt, options)
     if isinstance(wait, Arrange):
         lots = tuple(LOTS[lot].name for lot in wait.lots)
         options = tuple(
             Option[Action](
-                ArrangeDice(lots, values), ", ".join(f"{v} on {n}" for n, v in zip(lots, values, strict=True)), best
+                ArrangeDice(lots, values),
+                msg(
+                    "{placed}",
+                    placed=[msg("{value} on {lot}", value=v, lot=n) for n, v in zip(lots, values, strict=True)],
+                ),
+                best,
             )
             for values, best in arranging.arrangements(state, wait)
         )
-        prompt = f"{state.players[wait.seat]}: put your new values back on your tiles."
+        prompt = msg("{player}: put your new values back on your tiles.", player=state.players[wait.seat])
         return Awaiting("choice", (wait.seat,), prompt, options)
     if isinstance(wait, PlaceDie):
         options = tuple(
-            Option[Action](
-                MoveDie(LOTS[lot].name), f"Move the die off {LOTS[lot].name} ({_shown(state.board[lot].tile)})"
-            )
+            Option[Action](MoveDie(LOTS[lot].name), _move_label(LOTS[lot].name, state.board[lot].tile))
             for lot in move_die_options(state, wait)
         )
-        prompt = f"{state.players[wait.seat]}: all your dice are out; which one moves to {LOTS[wait.lot].name}?"
+        prompt = msg(
+            "{player}: all your dice are out; which one moves to {lot}?",
+            player=state.players[wait.seat],
+            lot=LOTS[wait.lot].name,
+        )
         return Awaiting("choice", (wait.seat,), prompt, options)
     assert isinstance(wait, CheckMarkers)
     options = tuple(
-        Option[Action](GiveUpLot(LOTS[lot].name), f"Give up {LOTS[lot].name}") for lot in give_up_options(state, wait)
+        Option[Action](GiveUpLot(LOTS[lot].name), msg("Give up {lot}", lot=LOTS[lot].name))
+        for lot in give_up_options(state, wait)
     )
-    prompt = f"{state.players[wait.seat]}: all your markers are out; which lot do you give up?"
+    prompt = msg("{player}: all your markers are out; which lot do you give up?", player=state.players[wait.seat])
     return Awaiting("choice", (wait.seat,), prompt, options)
 
 
-def _shown(tile: Tile | None) -> str:
-    return f"{tile.colour}, showing {tile.value}" if tile is not None else "empty"
+def _move_label(lot: str, tile: Tile | None) -> Msg:
+    if tile is None:
+        return msg("Move the die off {lot} (empty)", lot=lot)
+    return msg(
+        "Move the die off {lot} ({colour}, showing {value})", lot=lot, colour=colour_word(tile.colour), value=tile.value
+    )
 
 
 def _colours(value: JSON, n: int) -> tuple[str, ...]:
     if value is None:
         return PALETTE[:n]
     if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-        raise RuleViolation("The player colours must be a list of colour names, one per player.")
+        raise RuleViolation(msg("The player colours must be a list of colour names, one per player."))
     colours = tuple(c.strip().lower() for c in value)
     if len(colours) != n or any(not c for c in colours):
-        raise RuleViolation(f"Give one colour per player: {n} colours.")
+        raise RuleViolation(
+            nmsg("Give one colour per player: {n} colour.", "Give one colour per player: {n} colours.", n)
+        )
     if len(set(colours)) != n:
-        raise RuleViolation("Two players have the same colour; the camera could not tell their dice apart.")
+        raise RuleViolation(msg("Two players have the same colour; the camera could not tell their dice apart."))
     return colours

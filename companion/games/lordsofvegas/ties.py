@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.games.base import Die, Event, evolve
+from companion.games.base import colour_word as cw
 from companion.games.lordsofvegas.arrange import normalise, owners_of, roll_spec, share_out
 from companion.games.lordsofvegas.casinos import first_tie
 from companion.games.lordsofvegas.state import LordsState, SettleTies, TieRoll, push
 from companion.games.lordsofvegas.words import and_list
+from companion.games.messages import msg
 
 REASON = "boss tie"
 
@@ -23,8 +25,13 @@ def settle_ties(state: LordsState, events: list[Event]) -> LordsState:
     if casino is None:
         return state
     names = and_list([state.players[s] for s in owners_of(state, casino.tied)])
-    what = f"the {casino.colour} casino at {casino.name} with {casino.top}s"
-    text = f"{names} are tied for boss of {what}: reroll the tied dice."
+    text = msg(
+        "{players} are tied for boss of the casino at {lot} ({colour}) with {value}s: reroll the tied dice.",
+        players=names,
+        lot=casino.name,
+        colour=cw(casino.colour),
+        value=casino.top,
+    )
     events.append(
         Event(
             "boss_tie",
@@ -39,6 +46,8 @@ def tie_roll(state: LordsState, wait: TieRoll, dice: Sequence[Die], events: list
     spec = roll_spec(state, wait.lots, REASON)
     dice = normalise(dice, spec)
     spec.check(dice)
-    shown = ", ".join(f"{d.face} {d.colour}" for d in dice)
-    events.append(Event("tie_rolled", f"The tied dice show {shown}.", {"dice": [d.to_json() for d in dice]}))
+    shown = [msg("{face} {colour}", face=d.face, colour=cw(d.colour or "")) for d in dice]
+    events.append(
+        Event("tie_rolled", msg("The tied dice show {dice}.", dice=shown), {"dice": [d.to_json() for d in dice]})
+    )
     return share_out(evolve(state, wait=None), wait.lots, dice, rerolled=False)

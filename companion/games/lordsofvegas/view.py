@@ -17,15 +17,16 @@ from companion.games.lordsofvegas.board import (
 )
 from companion.games.lordsofvegas.casinos import Casino, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, Space
+from companion.games.messages import Msg
 
 
-def scoreboard(state: LordsState, prompt: str, outcome: Outcome | None) -> JSON:
+def scoreboard(state: LordsState, prompt: Msg, outcome: Outcome | None) -> JSON:
     found = casinos(state.board)
     return {
         "game": "lordsofvegas",
         "phase": state.phase,
         "current": state.current,
-        "prompt": prompt,
+        "prompt": prompt.to_json(),
         "lay_off": state.lay_off,
         "players": [_player(state, seat, found) for seat in range(state.n)],
         "lots": [_lot(state, i, s) for i, s in enumerate(state.board)],
@@ -47,9 +48,9 @@ def scoreboard(state: LordsState, prompt: str, outcome: Outcome | None) -> JSON:
         "drawn": _drawn(state),
         "last_card": None
         if state.last_card is None
-        else {"card": state.last_card, "label": card_label(state.last_card)},
+        else {"card": state.last_card, "label": card_label(state.last_card).to_json()},
         "bet": _bet(state),
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "text": outcome.text},
+        "outcome": None if outcome is None else outcome.to_json(),
     }
 
 

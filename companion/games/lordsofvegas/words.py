@@ -1,25 +1,22 @@
-"""How the engine writes amounts, lots and lists of names for the players."""
+"""How the engine names amounts, lots and lists of names as message parameters (see ``messages``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
 from companion.games.lordsofvegas.board import LOTS
+from companion.games.messages import Msg, Param, msg
 
 
-def dollars(amount: int) -> str:
-    return f"${amount}"
+def dollars(amount: int) -> Msg:
+    """Money is counted in millions on the board and the track: ``$12M`` (each language writes it its way)."""
+    return msg("${amount}M", amount=amount)
 
 
-def lots(indexes: Iterable[int]) -> str:
+def lots(indexes: Iterable[int]) -> Param:
     return and_list([LOTS[i].name for i in indexes])
 
 
-def and_list(words: Sequence[str]) -> str:
-    if not words:
-        return "nothing"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
+def and_list(words: Sequence[Param]) -> Param:
+    """Several names as one parameter (joined the page's way), or "nothing"."""
+    return list(words) if words else msg("nothing")
