@@ -26,7 +26,7 @@ FITS_JS = """() => {
     if (!el) { out.push(what + ": missing"); return; }
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
-      out.push(`${what} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)} of ${W}x${H}`);
+      out.push(`${what} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)} of ${W}x${H}`);
   };
   inside(document.getElementById("waiting"), "prompt");
   const current = document.querySelectorAll(".score-card.current");
@@ -269,13 +269,11 @@ def step(page: Any, strategy: Strategy) -> bool:
 
 def play(driver: Any, strategy: Strategy, watch: Watch, limit: int = 600) -> int:
     """Play to the end from ``driver``; every watched page is checked after each input."""
-    inputs = 0
-    for _ in range(limit):
+    for inputs in range(limit):
         before = version(driver)
         if not step(driver, strategy):
             return inputs
         driver.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
-        inputs += 1
         watch.check(version(driver))
     raise AssertionError(f"{watch.name}: not over after {limit} inputs")
 

@@ -60,6 +60,7 @@ function connect() {
   clearTimeout(retryTimer);
   if (source) source.close();
   source = new EventSource("/api/events");
+  window.companionStream = source;  // for a look from the console (or a test) at the live stream
   source.addEventListener("view", (e) => {
     retryDelay = 1000;
     setOffline(false);
