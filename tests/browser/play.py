@@ -212,12 +212,14 @@ def enter_dice(page: Any, strategy: Strategy) -> None:
 READ_JS = """() => {
   const q = (s) => [...document.querySelectorAll(s)];
   const shown = (el) => !!el && el.checkVisibility();
+  q("#options [data-pick]").forEach((b) => { delete b.dataset.pick; });
   return {
     over: shown(document.querySelector('[data-testid="outcome"]')) || !!document.querySelector("#dlg-end[open]"),
     summary: !!document.querySelector("#dlg-summary[open]"),
     secret: q('#options [data-testid^="secret-"]').length,
     cards: q("#options .card-button").map((b) => b.dataset.card),
-    options: q("#options button.option, #options [data-testid=card-grid] button").filter(shown).map((b) => b.innerText),
+    options: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
+      .map((b, i) => { b.dataset.pick = String(i); return b.innerText; }),
     grid: !!document.querySelector("#options [data-testid=card-grid]"),
     dice: shown(document.getElementById("dice-entry")),
     folded: q("#options details.option-group:not([open])").length,
@@ -252,7 +254,7 @@ def step(page: Any, strategy: Strategy) -> bool:
         page.locator("#options details.option-group:not([open]) summary").first.click()
         return step(page, strategy)
     if pick is not None:
-        button = page.locator("#options button.option:visible, #options [data-testid=card-grid] button").nth(pick)
+        button = page.locator(f'#options button[data-pick="{pick}"]')
         risky = "risky" in (button.get_attribute("class") or "")
         button.click()
         if risky:

@@ -116,14 +116,15 @@
     if (!window.uPlot || story.series.length < 2) return;
     const xs = story.series.map((p) => p.step);
     const data = [xs, ...g.players.map((_n, i) => story.series.map((p) => p.scores[i]))];
-    const width = Math.max(280, Math.min(box.clientWidth || 600, 900));
+    const width = Math.max(280, Math.min(box.clientWidth || box.parentElement.clientWidth || 600, 900));
     const axis = { stroke: "#1d1d1d", grid: { stroke: "rgba(0,0,0,0.12)" }, ticks: { stroke: "rgba(0,0,0,0.3)" } };  // on the cream dialog
     chart = new window.uPlot({
       width,
       height: 200,
       title: _("Scores over the game"),
       scales: { x: { time: false } },
-      axes: [{ ...axis, label: _("Inputs") }, { ...axis, label: gv.scoreName || _("Score") }],
+      axes: [{ ...axis, label: _("Inputs") },
+        { ...axis, label: gv.scoreName || _("Score"), size: 60, values: (u, vals) => vals.map((v) => (gv.formatScore ? gv.formatScore(v) : String(v))) }],
       series: [
         { label: _("Input") },
         ...g.players.map((n, i) => ({
