@@ -75,7 +75,7 @@ def chance_weights() -> np.ndarray:
 
 
 @cache
-def _outcomes(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+def _outcomes(n: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every roll of ``n`` dice as counts over ``m`` free faces (columns) plus one kept class, and its
     probability: multinomial, each free face 1/6, the kept class (6 - m)/6."""
     rows: list[tuple[int, ...]] = []
@@ -96,7 +96,7 @@ def _outcomes(n: int, m: int) -> tuple[np.ndarray, np.ndarray]:
             ways //= factorial(c)
         probs.append(ways * (1 / 6) ** (n - row[-1]) * kept_p ** row[-1])
     counts = np.array(rows, dtype=np.intp).reshape(len(rows), m + 1)[:, :m]
-    return counts, np.array(probs)
+    return counts, np.array(probs), np.arange(len(rows)), np.arange(m)
 
 
 class TurnSolver:
@@ -183,27 +183,31 @@ class TurnSolver:
     def _solve_roll(self, key: tuple[int, int, int]) -> None:
         mask, left, total = key
         free = [f for f in range(6) if not mask & (1 << f)]
-        counts, probs = _outcomes(left, len(free))
+        counts, probs, rows, faces = _outcomes(left, len(free))
         width = left + 1
-        scores = np.full((len(free), width), -np.inf)
-        for j, f in enumerate(free):
-            row = scores[j]
+        known = self._after_value
+        scores = []
+        for f in free:
+            row = [-np.inf] * width
+            bit, points = mask | (1 << f), POINTS[f]
             for c in range(1, width):
-                row[c] = self.after_value(mask | (1 << f), left - c, total + c * POINTS[f])
-        table = scores[np.arange(len(free)), counts]  # (outcomes, free faces)
+                after = (bit, left - c, total + c * points)
+                value = known.get(after)
+                row[c] = value if value is not None else self.after_value(*after)
+            scores.append(row)
+        table = np.array(scores)[faces, counts]  # (outcomes, free faces)
         choice = np.argmax(table, axis=1)
-        rows = np.arange(len(probs))
         best = table[rows, choice]
         ok = best > -np.inf
         value = float(probs[ok] @ best[ok]) + float(probs[~ok].sum()) * self._bust
         if self.vector:
-            stacked = np.zeros((len(free) * width, ENDINGS))
-            for j, f in enumerate(free):
-                for c in range(1, width):
-                    stacked[j * width + c] = self.after(mask | (1 << f), left - c, total + c * POINTS[f])
             index = choice[ok] * width + counts[rows[ok], choice[ok]]
             mass = np.bincount(index, weights=probs[ok], minlength=len(free) * width)
-            dist = mass @ stacked
+            dist = np.zeros(ENDINGS)
+            for i in np.flatnonzero(mass):  # only the keeps some roll actually leads to
+                j, c = divmod(int(i), width)
+                f = free[j]
+                dist += mass[i] * self._after[(mask | (1 << f), left - c, total + c * POINTS[f])]
             dist[BUST] += probs[~ok].sum()
             self._roll[key] = dist
         else:
@@ -211,9 +215,10 @@ class TurnSolver:
         self._roll_value[key] = value
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def solver(board: Board, objective: str) -> TurnSolver:
-    """One solver per board and objective (``worms`` or ``chance``), kept for the whole turn."""
+    """One solver per board and objective (``worms`` or ``chance``), kept for the whole turn. A few
+    only: a full table of endings is about 1.3 MB."""
     if objective == "worms":
         return TurnSolver(board, worm_weights(board))
     return TurnSolver(board, chance_weights(), vector=False)

@@ -62,23 +62,30 @@ class Round:
             list(state.white_left),
         )
 
+    def __post_init__(self) -> None:
+        # what each casino pays now, per seat: kept up to date by ``place`` (the simulation's hot path)
+        self.now = [takes(self.notes[i], tuple(self.counts[i])) for i in range(CASINOS)]
+
     def copy(self) -> Round:
-        return Round(self.notes, [list(c) for c in self.counts], list(self.own), list(self.white))
+        new = object.__new__(Round)
+        new.notes, new.counts = self.notes, [list(c) for c in self.counts]
+        new.own, new.white, new.now = list(self.own), list(self.white), list(self.now)
+        return new
 
     def money(self, seat: int) -> int:
-        return sum(takes(self.notes[i], tuple(self.counts[i]))[seat] for i in range(CASINOS))
+        return sum(paid[seat] for paid in self.now)
 
     def gain(self, seat: int, face: int, own: int, white: int) -> int:
-        row = self.counts[face - 1]
-        before = takes(self.notes[face - 1], tuple(row))[seat]
-        after_row = list(row)
+        after_row = list(self.counts[face - 1])
         after_row[seat] += own
         after_row[-1] += white
-        return takes(self.notes[face - 1], tuple(after_row))[seat] - before
+        return takes(self.notes[face - 1], tuple(after_row))[seat] - self.now[face - 1][seat]
 
     def place(self, seat: int, face: int, own: int, white: int) -> None:
-        self.counts[face - 1][seat] += own
-        self.counts[face - 1][-1] += white
+        row = self.counts[face - 1]
+        row[seat] += own
+        row[-1] += white
+        self.now[face - 1] = takes(self.notes[face - 1], tuple(row))
         self.own[seat] -= own
         self.white[seat] -= white
 

@@ -54,8 +54,8 @@ def gamble_odds(amount: int, boss_money: int, laid_off: bool) -> dict[str, Any]:
         "p_win": sum(TOTALS[t] for t in WIN),
         "p_lose": 1 - sum(TOTALS[t] for t in (*DOUBLE, *WIN)),
         "gambler": gambler,
-        "boss": boss,
-        "bank": bank,
+        "boss_gets": boss,
+        "bank_gets": bank,
     }
 
 

@@ -65,8 +65,12 @@ def test_odds_switched_on_at_setup_show_and_fit(page: Any, companion: tuple[str,
     expect(panel).to_contain_text("Tap to see the odds")
     page.get_by_test_id("odds-toggle").click()
     expect(panel).to_contain_text("Keep 2 × worm")
-    table.set_odds({"on": False})
+    # the settings dialog switches them off for the whole table (the PIN is unlocked on this tablet)
+    page.get_by_test_id("settings-button").click()
+    expect(page.get_by_test_id("odds-on")).to_be_checked()
+    page.get_by_test_id("odds-on").uncheck()
     expect(panel).to_be_hidden()
+    assert table.odds_settings() == {"on": False, "where": "ask"}
 
 
 def test_results_carry_the_statistics(page: Any, companion: tuple[str, Table]) -> None:

@@ -31,7 +31,7 @@ def test_gamble_matches_all_36_throws(amount: int, boss_money: int, laid_off: bo
         wins += not 5 <= a + b <= 8  # the rulebook: 5 to 8 lose, every other total wins
     got = odds.gamble_odds(amount, boss_money, laid_off)
     assert got["gambler"] == pytest.approx(gambler)
-    assert got["boss"] == pytest.approx(boss)
+    assert got["boss_gets"] == pytest.approx(boss)
     assert got["p_double"] + got["p_win"] == pytest.approx(wins / 36)
     assert got["p_double"] + got["p_win"] + got["p_lose"] == pytest.approx(1)
 

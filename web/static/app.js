@@ -100,11 +100,34 @@ function askPin(message) {
       store.setItem("pin", $("pin-input").value);
       const ok = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": $("pin-input").value } });
       updatePinButton(ok.ok);
-      if (!ok.ok) { store.removeItem("pin"); toast(_("That PIN is not this table's PIN.")); }
+      if (!ok.ok) {
+        store.removeItem("pin");
+        // too many wrong PINs from this tablet: say how to get back in, not "wrong PIN" again
+        if (ok.status === 429) toast(_("Too many wrong PINs from this tablet: wait a while, or hold the reread button at the table to unlock."));
+        else toast(_("That PIN is not this table's PIN."));
+      }
       resolve(ok.ok);
     };
     dlg.showModal();
   });
+}
+
+async function restoreBackup() {
+  try {
+    const done = await call("/api/journal/recover", {});
+    toast(_("Restored {name}.", { name: done.restored || "" }));
+  } catch (e) { /* the companion's reason is already shown */ }
+}
+
+async function changePin() {
+  const fresh = $("pin-new").value;
+  try {
+    await call("/api/pin/change", { old: $("pin-old").value, new: fresh }, { retry: false });
+  } catch (e) { return; } // the companion's reason is already shown
+  store.setItem("pin", fresh);
+  updatePinButton(true);
+  $("dlg-pin").close("cancel");
+  toast(_("The table PIN is changed; tell the other players."));
 }
 
 function updatePinButton(unlocked) {
@@ -153,6 +176,7 @@ function render(v) {
   }
   $("banner").hidden = !banner;
   $("banner").textContent = banner || "";
+  $("restore").hidden = !v.status.recovery;  // safe mode on a damaged journal, with a good backup
   if (window.Calibration) window.Calibration.render(v.status.calibration);
   document.body.dataset.game = g ? g.name : "";
   if (!g) {
@@ -826,6 +850,8 @@ document.addEventListener("DOMContentLoaded", () => {
       .then((r) => updatePinButton(r.ok));
   }
   $("btn-pin").onclick = () => askPin("");
+  $("pin-change-ok").onclick = changePin;
+  $("btn-restore").onclick = restoreBackup;
   $("btn-new").onclick = newGameDialog;
   $("new-add").onclick = () => addPlayerField("", "");
   $("form-new").addEventListener("submit", (e) => {

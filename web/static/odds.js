@@ -7,8 +7,10 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const h = (...a) => window.h(...a);
-  const T = (s, v) => (window._ ? window._(s, v) : String(s).replace(/\{(\w+)\}/g, (m, k) => (v && k in v ? v[k] : m)));
-  const N = (one, many, n, v) => (window.ngettext ? window.ngettext(one, many, n, v) : T(n === 1 ? one : many, { n, ...(v || {}) }));
+  // i18n.js: every word on the page goes through these two (looked up at each call: a language can
+  // be loaded after this script)
+  const _ = (...a) => window._(...a);
+  const ngettext = (...a) => window.ngettext(...a);
   const store = window.localStorage;
 
   let shownFor = null; // "game:inputs:stake" of the odds on screen
@@ -18,8 +20,9 @@
   const pct = (p) => (p > 0 && p < 0.005 ? "<1%" : p > 0.995 && p < 1 ? ">99%" : `${Math.round(p * 100)}%`);
   const signed = (x, digits = 1) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
   const money = (x) => Math.round(x).toLocaleString("en");
-  const dollars = (x) => `${x < 0 ? "−" : ""}$${Math.abs(x) < 10 ? Math.abs(x).toFixed(2) : Math.round(Math.abs(x))}`;
-  const face = (f) => (f === "worm" ? T("worm") : String(f));
+  // Lords of Vegas money is in millions, written $5M as on the board
+  const dollars = (x) => `${x < 0 ? "−" : ""}$${Number.isInteger(x) || Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(2)}M`;
+  const face = (f) => (f === "worm" ? _("worm") : String(f));
 
   function panel() {
     let el = $("odds-panel");
@@ -32,6 +35,17 @@
     }
     el.dataset.testid = "odds-panel";
     return el;
+  }
+
+  // Lords of Vegas: a gamble is priced at the stake entered in the tablet's gamble form (else the most)
+  function formStake() {
+    const input = document.querySelector('[data-testid="gamble-form"] input');
+    const value = input ? parseInt(input.value, 10) : NaN;
+    return value > 0 ? value : null;
+  }
+  function formLot() {
+    const select = document.querySelector('[data-testid="gamble-form"] select');
+    return select ? select.value : null;
   }
 
   function askedHere(g) { return store.getItem(`odds:ask:${g.id}`) === "1"; }
@@ -50,7 +64,7 @@
     const ask = settings.where === "ask";
     const shown = ask ? askedHere(g) : !folded;
     const head = h("div", "odds-head");
-    const title = h("button", "odds-title", `${shown ? "▾" : "▸"} ${T("Odds")}`);
+    const title = h("button", "odds-title", `${shown ? "▾" : "▸"} ${_("Odds")}`);
     title.type = "button";
     title.dataset.testid = "odds-toggle";
     title.setAttribute("aria-expanded", String(shown));
@@ -62,14 +76,14 @@
     };
     head.append(title);
     if (!shown) {
-      if (ask) head.append(h("span", "odds-hint", T("Tap to see the odds on this tablet")));
+      if (ask) head.append(h("span", "odds-hint", _("Tap to see the odds on this tablet")));
       el.replaceChildren(head);
       shownFor = null;
       return;
     }
     const body = el.querySelector(".odds-body") || h("div", "odds-body");
     el.replaceChildren(head, body);
-    const stake = g.name === "lordsofvegas" ? Number(store.getItem("odds:stake")) || null : null;
+    const stake = g.name === "lordsofvegas" ? formStake() : null;
     const key = `${g.id}:${g.inputs}:${stake}`;
     if (key === shownFor) return;
     shownFor = key;
@@ -77,7 +91,7 @@
       if (shownFor !== key || !data.odds) return;
       const view = VIEWS[data.odds.game];
       body.replaceChildren(...(view ? view(data.odds, g) : []));
-      if (!body.childElementCount) body.append(h("p", "odds-none", T("No odds for this step.")));
+      if (!body.childElementCount) body.append(h("p", "odds-none", _("No odds for this step.")));
     }).catch((e) => { shownFor = null; console.error("odds:", e); });
   }
 
@@ -86,14 +100,14 @@
     p.append(...parts.map((x) => (typeof x === "string" ? document.createTextNode(x) : x)));
     return p;
   }
-  function star(best) { return best ? h("span", "odds-best", `★ ${T("best")}`) : ""; }
-  function name(g, seat) { return seat === null || seat === undefined ? "" : g.players[seat] || T("white dice"); }
+  function star(best) { return best ? h("span", "odds-best", `★ ${_("best")}`) : ""; }
+  function name(g, seat) { return seat === null || seat === undefined ? "" : g.players[seat] || _("white dice"); }
 
   // ---- Heckmeck -----------------------------------------------------------------------------
   function ending(e, g) {
-    if (e.tile === null) return T("no tile {p}", { p: pct(e.p) });
-    if (e.victim !== null && e.victim !== undefined) return T("steal {tile} from {name} {p}", { tile: e.tile, name: name(g, e.victim), p: pct(e.p) });
-    return T("{tile} {p}", { tile: e.tile, p: pct(e.p) });
+    if (e.tile === null) return _("no tile {p}", { p: pct(e.p) });
+    if (e.victim !== null && e.victim !== undefined) return _("steal {tile} from {name} {p}", { tile: e.tile, name: name(g, e.victim), p: pct(e.p) });
+    return _("{tile} {p}", { tile: e.tile, p: pct(e.p) });
   }
   function endings(list, g) {
     const top = list.filter((e) => e.tile !== null).sort((a, b) => b.p - a.p).slice(0, 4);
@@ -102,33 +116,33 @@
   function heckmeck(o, g) {
     const out = [];
     if (o.start) {
-      out.push(line("", T("This turn: a tile {p}, worms {w} (best play); safest play {safe}",
+      out.push(line("", _("This turn: a tile {p}, worms {w} (best play); safest play {safe}",
         { p: pct(o.start.p_tile), w: signed(o.start.worms), safe: pct(o.start.p_tile_max) })));
       const grid = h("div", "odds-reach");
       grid.dataset.testid = "odds-reach";
       const grill = new Set(g.scoreboard.grill.map((t) => t.tile));
       for (const r of o.reach) {
         const cell = h("span", grill.has(r.tile) ? "on-grill" : "off-grill", `${r.tile}+ ${pct(r.p)}`);
-        cell.title = T("Chance to reach at least {tile} this turn", { tile: r.tile });
+        cell.title = _("Chance to reach at least {tile} this turn", { tile: r.tile });
         grid.append(cell);
       }
       out.push(grid);
     }
     const keeps = [...(o.keeps || [])].sort((a, b) => b.worms - a.worms);  // the best first
     for (const k of keeps) {
-      const row = line(k.best ? "best" : "", T("Keep {n} × {face} ({total}): tile {p}, worms {w}",
+      const row = line(k.best ? "best" : "", _("Keep {n} × {face} ({total}): tile {p}, worms {w}",
         { n: k.count, face: face(k.face), total: k.total, p: pct(k.p_tile), w: signed(k.worms) }), " ", star(k.best));
       if (k === keeps[0]) row.append(endings(k.endings, g));
       out.push(row);
     }
     if (o.reroll) {
-      const row = line(o.best === "reroll" ? "best" : "", T("Roll on: tile {p}, worms {w}", { p: pct(o.reroll.p_tile), w: signed(o.reroll.worms) }), " ", star(o.best === "reroll"));
+      const row = line(o.best === "reroll" ? "best" : "", _("Roll on: tile {p}, worms {w}", { p: pct(o.reroll.p_tile), w: signed(o.reroll.worms) }), " ", star(o.best === "reroll"));
       row.append(endings(o.reroll.endings, g));
       out.push(row);
     }
     if (o.stop) {
       const e = o.stop.endings[0];
-      out.push(line(o.best === "stop" ? "best" : "", T("Stop now: {what}, worms {w}", { what: ending({ ...e, p: 1 }, g).replace(/ 100%$/, ""), w: signed(o.stop.worms) }), " ", star(o.best === "stop")));
+      out.push(line(o.best === "stop" ? "best" : "", _("Stop now: {what}, worms {w}", { what: ending({ ...e, p: 1 }, g).replace(/ 100%$/, ""), w: signed(o.stop.worms) }), " ", star(o.best === "stop")));
     }
     return out;
   }
@@ -137,39 +151,40 @@
   function lasvegas(o, g) {
     const me = o.player;
     return o.choices.map((c) => {
-      const dice = c.white ? T("{own} + {white} white", { own: c.own, white: c.white }) : String(c.own);
+      const dice = c.white ? _("{own} + {white} white", { own: c.own, white: c.white }) : ngettext("{n} die", "{n} dice", c.own);
       const after = c.casino_after;
-      const lead = after.paid.length ? after.paid.map((s) => `${name(g, s.seat === -1 ? null : s.seat) || T("white")} ${s.note ? money(s.note) : "—"}`).join(", ") : "—";
-      const tied = after.tied_out.length ? ` · ${T("tied out: {who}", { who: after.tied_out.map((t) => t.seats.map((s) => (s === -1 ? T("white") : name(g, s))).join("/")).join(", ") })}` : "";
+      const lead = after.paid.length ? after.paid.map((s) => `${name(g, s.seat === -1 ? null : s.seat) || _("white")} ${s.note ? money(s.note) : "—"}`).join(", ") : "—";
+      const tied = after.tied_out.length ? ` · ${_("tied out: {who}", { who: after.tied_out.map((t) => t.seats.map((s) => (s === -1 ? _("white") : name(g, s))).join("/")).join(", ") })}` : "";
       const e = c.expected;
       const row = line(c.best ? "best" : "",
-        T("Casino {n} ({dice}): now {lead}{tied}", { n: c.face, dice, lead, tied }), " · ",
-        T("you now {now}, expected {mean} ± {err}", { now: money(c.if_ended_now[me]), mean: money(e.mean), err: money(e.half_width) }),
+        _("Casino {n} ({dice}): now {lead}{tied}", { n: c.face, dice, lead, tied }), " · ",
+        _("you now {now}, expected {mean} ± {err}", { now: money(c.if_ended_now[me]), mean: money(e.mean), err: money(e.half_width) }),
         " ", star(c.best));
-      row.title = N("{n} simulated round end", "{n} simulated round ends", e.rollouts);
+      row.title = ngettext("{n} simulated round end", "{n} simulated round ends", e.rollouts);
       return row;
     });
   }
 
   // ---- Cincinnati ---------------------------------------------------------------------------
   const CATEGORY = {
-    five_of_a_kind: "five of a kind", four_of_a_kind: "four of a kind", large_straight: "large straight",
-    full_house: "full house", three_of_a_kind: "three of a kind", small_straight: "small straight",
-    two_pair: "two pair", pair: "pair", nothing: "nothing",
+    five_of_a_kind: () => _("five of a kind"), four_of_a_kind: () => _("four of a kind"),
+    large_straight: () => _("large straight"), full_house: () => _("full house"),
+    three_of_a_kind: () => _("three of a kind"), small_straight: () => _("small straight"),
+    two_pair: () => _("two pair"), pair: () => _("pair"), nothing: () => _("nothing"),
   };
   function cincinnati(o, g) {
     const out = [];
     for (const p of o.players) {
-      const where = p.duel ? T("duel") : T("table {t}", { t: p.table });
-      out.push(line("odds-who", T("{name} ({where}), dice {dice}", { name: name(g, p.seat), where, dice: p.dice.join(" ") })));
+      const where = p.duel ? _("duel") : _("table {t}", { t: p.table });
+      out.push(line("odds-who", _("{name} ({where}), dice {dice}", { name: name(g, p.seat), where, dice: p.dice.join(" ") })));
       const keeps = [...p.keeps].sort((a, b) => b.beat - a.beat).slice(0, 3);
       for (const k of keeps) {
         const likely = Object.entries(k.categories).sort((a, b) => b[1] - a[1]).slice(0, 2)
-          .map(([c, q]) => `${T(CATEGORY[c] || c)} ${pct(q)}`).join(", ");
-        const kept = k.keep.length ? k.keep.join(" ") : T("nothing");
+          .map(([c, q]) => `${CATEGORY[c] ? CATEGORY[c]() : c} ${pct(q)}`).join(", ");
+        const kept = k.keep.length ? k.keep.join(" ") : _("nothing");
         const text = p.duel
-          ? T("Keep {kept}: win {beat}, same hand {tie} · {likely}", { kept, beat: pct(k.beat), tie: pct(k.tie), likely })
-          : T("Keep {kept}: meets {meets}, beats the best shown {beat} · {likely}", { kept, meets: pct(k.meets), beat: pct(k.beat), likely });
+          ? _("Keep {kept}: win {beat}, same hand {tie} · {likely}", { kept, beat: pct(k.beat), tie: pct(k.tie), likely })
+          : _("Keep {kept}: meets {meets}, beats the best shown {beat} · {likely}", { kept, meets: pct(k.meets), beat: pct(k.beat), likely });
         out.push(line(k.best ? "best" : "", text, " ", star(k.best)));
       }
     }
@@ -178,37 +193,28 @@
 
   // ---- Lords of Vegas -----------------------------------------------------------------------
   function bet(b) {
-    return T("win {win} (double {double}), lose {lose}; you expect {ev}", {
+    return _("win {win} (double {double}), lose {lose}; you expect {ev}", {
       win: pct(b.p_win + b.p_double), double: pct(b.p_double), lose: pct(b.p_lose), ev: dollars(b.gambler),
     });
   }
   function lordsofvegas(o, g) {
     const out = [];
-    if (o.bet) out.push(line("", T("This bet ({amount}): ", { amount: dollars(o.bet.amount) }), bet(o.bet)));
-    if (o.bet_laid_off) out.push(line("", T("Laid off: "), bet(o.bet_laid_off)));
-    if (o.gambles.length) {
-      const stake = h("input", "odds-stake");
-      stake.type = "number"; stake.min = "1"; stake.inputMode = "numeric";
-      stake.value = store.getItem("odds:stake") || "";
-      stake.placeholder = T("most");
-      stake.dataset.testid = "odds-stake";
-      stake.onchange = () => { store.setItem("odds:stake", stake.value); shownFor = null; update(game); };
-      const label = h("label", "odds-line", T("Stake ($)") + " ");
-      label.append(stake);
-      out.push(label);
+    if (o.bet) out.push(line("", _("This bet ({amount}): ", { amount: dollars(o.bet.amount) }), bet(o.bet)));
+    if (o.bet_laid_off) out.push(line("", _("Laid off: "), bet(o.bet_laid_off)));
+    const lot = formLot();
+    const gambles = [...o.gambles].sort((a, b) => (b.lot === lot) - (a.lot === lot)).slice(0, 2);
+    for (const x of gambles) {
+      out.push(line(x.lot === lot ? "best" : "", _("Gamble {amount} at {lot} (boss {boss}): ", { amount: dollars(x.amount), lot: x.lot, boss: name(g, x.boss) }), bet(x)));
     }
-    for (const x of o.gambles.slice(0, 3)) {
-      out.push(line("", T("Gamble {amount} at {lot} (boss {boss}): ", { amount: dollars(x.amount), lot: x.lot, boss: name(g, x.boss) }), bet(x)));
-    }
-    for (const r of (o.reorganize || []).slice(0, 3)) {
-      const keeps = r.p_boss_keeps === null ? "" : T(", boss {who} keeps it {p}", { who: name(g, r.boss), p: pct(r.p_boss_keeps) });
-      const how = r.method === "sampled" ? ` (${T("sampled")})` : "";
-      out.push(line("", T("Reorganize {lot} ({cost}): you boss {p}{keeps}{how}", { lot: r.lot, cost: dollars(r.cost), p: pct(r.p_mine), keeps, how })));
+    for (const r of (o.reorganize || []).filter((x) => x.bosses.length > 1).slice(0, 3)) {
+      const keeps = r.p_boss_keeps === null ? "" : _(", boss {who} keeps it {p}", { who: name(g, r.boss), p: pct(r.p_boss_keeps) });
+      const how = r.method === "sampled" ? ` (${_("sampled")})` : "";
+      out.push(line("", _("Reorganize {lot} ({cost}): you boss {p}{keeps}{how}", { lot: r.lot, cost: dollars(r.cost), p: pct(r.p_mine), keeps, how })));
     }
     const paying = [...o.payouts].sort((a, b) => b.p_pays - a.p_pays).slice(0, 4);
     for (const c of paying) {
       const who = c.money.map((m) => `${name(g, m.seat)} ${dollars(m.expected)}`).join(", ");
-      out.push(line("", T("{lot} pays on the next card {p}: expected {who}", { lot: c.lot, p: pct(c.p_pays), who })));
+      out.push(line("", _("{lot} pays on the next card {p}: expected {who}", { lot: c.lot, p: pct(c.p_pays), who })));
     }
     return out;
   }
@@ -221,15 +227,15 @@
     if (!options || $("new-odds")) return;
     const box = h("fieldset", "odds-setup");
     box.id = "new-odds";
-    box.append(h("legend", "", T("Odds")));
+    box.append(h("legend", "", _("Odds")));
     const on = h("input");
     on.type = "checkbox"; on.id = "new-odds-on"; on.dataset.testid = "new-odds-on";
     const where = h("select");
     where.id = "new-odds-where"; where.dataset.testid = "new-odds-where";
-    for (const [v, text] of [["all", T("on every tablet")], ["ask", T("where a player asks")]]) {
+    for (const [v, text] of [["all", _("on every tablet")], ["ask", _("where a player asks")]]) {
       const opt = h("option", "", text); opt.value = v; where.append(opt);
     }
-    const l1 = h("label", "option-field"); l1.append(on, ` ${T("Show the odds")} `, where);
+    const l1 = h("label", "option-field"); l1.append(on, ` ${_("Show the odds")} `, where);
     box.append(l1);
     options.after(box);
   }
@@ -243,13 +249,13 @@
     if (!dlg || $("odds-settings")) return;
     const box = h("fieldset", "odds-setup");
     box.id = "odds-settings";
-    box.append(h("legend", "", T("Odds for this game (the table's PIN)")));
+    box.append(h("legend", "", _("Odds for this game (the table's PIN)")));
     const on = h("input"); on.type = "checkbox"; on.dataset.testid = "odds-on";
     const where = h("select"); where.dataset.testid = "odds-where";
-    for (const [v, text] of [["all", T("on every tablet")], ["ask", T("where a player asks")]]) {
+    for (const [v, text] of [["all", _("on every tablet")], ["ask", _("where a player asks")]]) {
       const opt = h("option", "", text); opt.value = v; where.append(opt);
     }
-    const label = h("label", "option-field"); label.append(on, ` ${T("Show the odds")} `, where);
+    const label = h("label", "option-field"); label.append(on, ` ${_("Show the odds")} `, where);
     box.append(label);
     const send = () => window.callApi("/api/odds/settings", { on: on.checked, where: where.value }, { method: "PUT" }).catch(() => refresh());
     const refresh = () => {
@@ -266,10 +272,11 @@
   }
 
   // ---- end-of-game statistics, in the results ---------------------------------------------------
+  const SERIES = { worms: () => _("worms"), money: () => _("money"), points: () => _("points") };
   function clock(seconds) {
     if (seconds === null || seconds === undefined) return "—";
     const s = Math.round(seconds);
-    return s < 60 ? T("{s} s", { s }) : T("{m} min {s} s", { m: Math.floor(s / 60), s: s % 60 });
+    return s < 60 ? _("{s} s", { s }) : _("{m} min {s} s", { m: Math.floor(s / 60), s: s % 60 });
   }
   async function showStats() {
     const g = game;
@@ -283,23 +290,23 @@
       const length = $("end-length");  // under the ranking and the game's length, above the chart
       if (length) length.after(box); else dlg.querySelector("form").append(box);
     }
-    box.replaceChildren(h("h3", "", T("The game in numbers")));
+    box.replaceChildren(h("h3", "", _("The game in numbers")));
     let s;
     try { s = await (await fetch(`/api/games/${g.id}/stats`)).json(); } catch (e) { return; }
     if (!s || !s.dice) return;
     const table = h("table", "stats-table");
     const head = h("tr");
-    head.append(h("th", "", ""), h("th", "", T("Dice")), h("th", "", T("Average face")), h("th", "", T("Fair dice?")), h("th", "", T("Time")), h("th", "", T("Turns")));
-    if (s.busts) head.append(h("th", "", T("Failed turns")));
+    head.append(h("th", "", ""), h("th", "", _("Dice")), h("th", "", _("Average face")), h("th", "", _("Fair dice?")), h("th", "", _("Time")), h("th", "", _("Turns")));
+    if (s.busts) head.append(h("th", "", _("Failed turns")));
     table.append(head);
     for (const d of s.dice) {
       const tr = h("tr", d.seat === s.luckiest ? "luckiest" : "");
       const t = s.time.per_player[d.seat];
-      const fair = d.p === null ? "—" : d.p < 0.05 ? T("unusual (p = {p})", { p: d.p.toFixed(3) }) : T("looks fair (p = {p})", { p: d.p.toFixed(2) });
+      const fair = d.p === null ? "—" : d.p < 0.05 ? _("unusual (p = {p})", { p: d.p.toFixed(3) }) : _("looks fair (p = {p})", { p: d.p.toFixed(2) });
       tr.append(
-        h("th", "", s.players[d.seat] + (d.seat === s.luckiest ? ` ★ ${T("luckiest roller")}` : "")),
+        h("th", "", s.players[d.seat] + (d.seat === s.luckiest ? ` ★ ${_("luckiest roller")}` : "")),
         h("td", "", String(d.dice)),
-        h("td", "", d.mean === null ? "—" : T("{mean} (fair {fair})", { mean: d.mean.toFixed(2), fair: d.fair_mean.toFixed(2) })),
+        h("td", "", d.mean === null ? "—" : _("{mean} (fair {fair})", { mean: d.mean.toFixed(2), fair: d.fair_mean.toFixed(2) })),
         h("td", "", fair),
         h("td", "", clock(t.seconds)),
         h("td", "", String(t.turns)),
@@ -309,18 +316,24 @@
     }
     box.append(table);
     const notes = [];
-    if (s.swing) notes.push(T("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: signed(s.swing.delta, 0), what: T(s.swing.series), step: s.swing.step }));
-    if (s.time.mean_turn_seconds !== null) notes.push(T("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
+    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + money(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series, step: s.swing.step }));
+    if (s.time.mean_turn_seconds !== null) notes.push(_("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
     if (s.money_per_casino) {
       const best = s.money_per_casino.map((row, seat) => {
         const top = row.indexOf(Math.max(...row));
-        return T("{name} won most at casino {n} ({money})", { name: s.players[seat], n: top + 1, money: money(row[top]) });
+        return _("{name} won most at casino {n} ({money})", { name: s.players[seat], n: top + 1, money: money(row[top]) });
       });
       notes.push(best.join("; "));
     }
     box.append(...notes.map((n) => h("p", "hint", n)));
   }
 
+  document.addEventListener("input", (e) => {
+    if (game && e.target.closest && e.target.closest('[data-testid="gamble-form"]')) { shownFor = null; update(game); }
+  });
+  document.addEventListener("change", (e) => {
+    if (game && e.target.closest && e.target.closest('[data-testid="gamble-form"]')) { shownFor = null; update(game); }
+  });
   document.addEventListener("DOMContentLoaded", () => {
     panel();
     setupFields();
