@@ -36,7 +36,7 @@ class Pages:
     """A landscape and a portrait tablet on one companion, with every console error and failed request."""
 
     def __init__(self, browser: Any, base: str) -> None:
-        self.contexts = [browser.new_context(viewport={"width": w, "height": h}, bypass_csp=True) for w, h in SIZES]
+        self.contexts = [browser.new_context(viewport={"width": w, "height": h}) for w, h in SIZES]
         self.pages = [c.new_page() for c in self.contexts]
         self.errors: list[str] = []
         for page in self.pages:

@@ -58,7 +58,7 @@ def test_offline_banner_turns_every_button_off(page: Any, companion: tuple[str, 
 def test_light_theme_and_larger_text_still_fit_and_pass_axe(browser: Any, companion: tuple[str, Table],
                                                             size: tuple[int, int]) -> None:
     base, _ = companion
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, bypass_csp=True)
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     pg = context.new_page()
     pg.goto(base)
     unlock(pg)
