@@ -220,6 +220,8 @@ READ_JS = """() => {
     cards: q("#options .card-button").map((b) => b.dataset.card),
     options: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
       .map((b, i) => { b.dataset.pick = String(i); return b.innerText; }),
+    risky: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
+      .map((b) => b.classList.contains("risky")),
     grid: !!document.querySelector("#options [data-testid=card-grid]"),
     dice: shown(document.getElementById("dice-entry")),
     folded: q("#options details.option-group:not([open])").length,
@@ -230,6 +232,8 @@ READ_JS = """() => {
 
 def step(page: Any, strategy: Strategy) -> bool:
     """One input through the page; False once the game is over."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     now = page.evaluate(READ_JS)
     if now["over"]:
         return False
@@ -255,8 +259,11 @@ def step(page: Any, strategy: Strategy) -> bool:
         return step(page, strategy)
     if pick is not None:
         button = page.locator(f'#options button[data-pick="{pick}"]')
-        risky = "risky" in (button.get_attribute("class") or "")
-        button.click()
+        risky = now["risky"][pick]
+        try:
+            button.click(timeout=5_000)
+        except PlaywrightTimeout:
+            return step(page, strategy)  # the page was drawn again between reading and tapping: read again
         if risky:
             button.click()  # the second tap a turn-ending move asks for
         return True

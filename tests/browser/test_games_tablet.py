@@ -26,6 +26,7 @@ from playwright.sync_api import expect
 from companion.session import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+expect.set_options(timeout=20_000)
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "tablet"
 SIZES = [(1280, 800), (800, 1280)]
@@ -40,7 +41,7 @@ class Pages:
         self.pages = [c.new_page() for c in self.contexts]
         self.errors: list[str] = []
         for page in self.pages:
-            page.set_default_timeout(10_000)
+            page.set_default_timeout(30_000)  # a shared, loaded CI machine: slow is not wrong
             page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
             page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
             page.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)

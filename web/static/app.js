@@ -251,7 +251,8 @@ function render(v) {
 // The prompt, with the name of whoever must act now picked out (it is the first thing to read).
 function drawPrompt(g, aw) {
   const el = $("waiting");
-  const text = aw.prompt;
+  // at the end the outcome box below says who won: the prompt does not say it a second time
+  const text = g.outcome ? _("The game is over.") : aw.prompt;
   const names = aw.players.map((i) => g.players[i]);
   el.replaceChildren();
   let rest = text;
