@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # Subcommand groups living with the part they drive; each module has register(subparsers).
 PLUGINS = ("companion.vision.cli", "companion.hardware.cli")
@@ -22,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
     run.add_argument("--port", type=int, help="port to listen on (default from config: 8080)")
     run.add_argument("--data", help="folder for the journal (default from config: ./data)")
+    run.add_argument(
+        "--allow-default-pin", action="store_true", help="start with the table PIN still 1234 (with real devices)"
+    )
     run.set_defaults(func=_run)
 
     replay = sub.add_parser("replay", help="replay a game record and print the final state as JSON")
@@ -38,6 +43,26 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--option", action="append", default=[], metavar="KEY=JSON", help="a game option")
     simulate.set_defaults(func=_simulate)
+
+    pin = sub.add_parser("pin", help="the table PIN: lift the lockouts of a running companion")
+    pin_sub = pin.add_subparsers(dest="pin_command", required=True)
+    unlock = pin_sub.add_parser("unlock", help="let every device try the PIN again (after too many wrong ones)")
+    unlock.add_argument("--config", help="companion.toml (default: built-in defaults)")
+    unlock.add_argument("--data", help="the companion's data folder (default from config)")
+    unlock.set_defaults(func=_pin_unlock)
+
+    journal = sub.add_parser("journal", help="check the journal, or restore a backup of it (companion stopped)")
+    journal_sub = journal.add_subparsers(dest="journal_command", required=True)
+    jcheck = journal_sub.add_parser("check", help="is the journal whole? (changes nothing; exit 1 if damaged)")
+    jrecover = journal_sub.add_parser("recover", help="put the newest good backup in place of a damaged journal")
+    for p in (jcheck, jrecover):
+        p.add_argument("--config", help="companion.toml (default: built-in defaults)")
+        p.add_argument("--data", help="the companion's data folder (default from config)")
+    jrecover.add_argument("--from", dest="source", help="this backup file instead of the newest good one")
+    jrecover.add_argument("--empty", action="store_true", help="no backup: start an empty journal")
+    jrecover.add_argument("--force", action="store_true", help="even if the journal is whole")
+    jcheck.set_defaults(func=_journal_check)
+    jrecover.set_defaults(func=_journal_recover)
 
     for name in PLUGINS:
         try:
@@ -70,6 +95,83 @@ def _replay(args: argparse.Namespace) -> int:
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0
+
+
+def _data_dir(args: argparse.Namespace) -> str:
+    from companion.config import load
+
+    return str(args.data) if getattr(args, "data", None) else load(args.config).store.data_dir
+
+
+def _pin_unlock(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError
+    from companion.web.guard import request_unlock
+
+    try:
+        path = request_unlock(_data_dir(args))
+    except (ConfigError, OSError) as exc:
+        print(f"companion pin unlock: {exc}", file=sys.stderr)
+        return 2
+    print(f"asked the companion to lift every PIN lockout ({path}); the next request from a tablet applies it")
+    return 0
+
+
+def _journal_path(args: argparse.Namespace) -> Path:
+    from companion.config import StoreConfig
+
+    return StoreConfig(data_dir=_data_dir(args)).journal_path
+
+
+def _journal_check(args: argparse.Namespace) -> int:
+    from companion.backups import describe, list_backups
+    from companion.config import ConfigError
+    from companion.integrity import inspect
+    from companion.recovery import backups_of, check
+
+    try:
+        path = _journal_path(args)
+    except ConfigError as exc:
+        print(f"companion journal check: {exc}", file=sys.stderr)
+        return 2
+    verdict = check(path)
+    print(verdict.summary() if verdict.exists else f"{path}: no journal yet")
+    for problem in verdict.problems:
+        print(f"  damage: {problem}")
+    for note in verdict.notes:
+        print(f"  note: {note}")
+    for backup in list_backups(backups_of(path)):
+        print(f"  backup {'good' if inspect(backup).ok else 'DAMAGED'}: {describe(backup)}")
+    return 0 if verdict.ok else 1
+
+
+def _journal_recover(args: argparse.Namespace) -> int:
+    from companion.backups import describe, newest_good
+    from companion.config import ConfigError
+    from companion.integrity import inspect
+    from companion.recovery import backups_of, check, restore
+
+    try:
+        path = _journal_path(args)
+    except ConfigError as exc:
+        print(f"companion journal recover: {exc}", file=sys.stderr)
+        return 2
+    verdict = check(path)
+    if verdict.ok and not args.force:
+        print(f"{verdict.summary()}: nothing to recover (--force to restore a backup anyway)")
+        return 0
+    source = None if args.empty else Path(args.source) if args.source else newest_good(backups_of(path))
+    if source is None and not args.empty:
+        print("companion journal recover: no good backup; --empty starts an empty journal", file=sys.stderr)
+        return 2
+    try:
+        aside, after = restore(path, source)
+    except (ValueError, OSError) as exc:
+        print(f"companion journal recover: {exc}", file=sys.stderr)
+        return 2
+    if aside is not None:
+        print(f"the damaged journal's files were moved, untouched, to {aside}")
+    print(f"restored {describe(source) if source else 'an empty journal'}: {after.summary()}")
+    return 0 if after.ok and inspect(path).ok else 1
 
 
 def _check_config(args: argparse.Namespace) -> int:
@@ -128,7 +230,14 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (`companion simulate ... | head`): stop quietly, as other tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     return code
 
 

@@ -26,12 +26,15 @@ class ServerConfig:
     pin: str = "1234"  # the table PIN: needed to change a game, not to watch one
     sse_max_streams: int = 8
     threads: int = 0  # 0: enough for sse_max_streams plus a few for requests
+    hosts: list[str] = field(default_factory=list)  # extra names the tablet uses (besides <hostname>.local)
     language: str = "en"  # the table's language when a tablet's browser asks for none we have
 
 
 @dataclass(frozen=True)
 class StoreConfig:
     data_dir: str = "data"
+    backup_minutes: int = 10  # a backup of the journal every this many minutes of play (and after each game)
+    backups_kept: int = 10  # the newest this many backups are kept, in <data_dir>/backups
 
     @property
     def journal_path(self) -> Path:
@@ -50,7 +53,7 @@ class Config:
 
     @property
     def threads(self) -> int:
-        return self.server.threads or self.server.sse_max_streams + 4
+        return self.server.threads or self.server.sse_max_streams + RESERVED_THREADS
 
 
 def _section(cls: type[Any], data: Any, name: str) -> Any:
@@ -102,16 +105,65 @@ def load(path: str | Path | None = None) -> Config:
     return config
 
 
+MAX_STREAMS = 256  # each open page holds a server thread; more than this would not fit a Pi's memory
+RESERVED_THREADS = 4  # threads kept for inputs and page loads, whatever the pages watching hold
+SYSTEM_DIRS = ("/proc", "/sys", "/dev", "/run")
+
+
 def check(config: Config) -> None:
+    """Refuse settings with which the companion would start and then fail (or never answer)."""
     server = config.server
     if not 0 < server.port < 65536:
         raise ConfigError(f"[server] port {server.port} is not a port number")
     if not server.pin.strip():
         raise ConfigError("[server] pin must not be empty: it guards changes to the game")
-    if server.sse_max_streams < 1:
-        raise ConfigError("[server] sse_max_streams must be at least 1")
+    if not 1 <= server.sse_max_streams <= MAX_STREAMS:
+        raise ConfigError(f"[server] sse_max_streams must be between 1 and {MAX_STREAMS}, not {server.sse_max_streams}")
     if server.language not in LANGUAGES:
         raise ConfigError(f"[server] language must be one of {', '.join(LANGUAGES)}, not {server.language!r}")
+    least = server.sse_max_streams + RESERVED_THREADS
+    if server.threads != 0 and not least <= server.threads <= MAX_STREAMS + 64:
+        raise ConfigError(
+            f"[server] threads must be 0 (automatic) or from {least} (sse_max_streams + {RESERVED_THREADS}, so that "
+            f"watching pages never leave none for inputs) to {MAX_STREAMS + 64}, not {server.threads}"
+        )
+    check_host(server.host)
+    for name in server.hosts:
+        if not isinstance(name, str) or not name.strip() or any(c in name for c in "/ :@"):
+            raise ConfigError(f"[server] hosts holds {name!r}, which is not a host name")
+    check_data_dir(config.store.data_dir)
+    if not 1 <= config.store.backup_minutes <= 24 * 60:
+        raise ConfigError("[store] backup_minutes must be between 1 and 1440")
+    if not 1 <= config.store.backups_kept <= 1000:
+        raise ConfigError("[store] backups_kept must be between 1 and 1000")
+
+
+def check_host(host: str) -> None:
+    """The listening address: an IP address of this machine's kind, or a name that resolves."""
+    import ipaddress
+    import socket
+
+    if not host.strip():
+        raise ConfigError('[server] host must not be empty (use "0.0.0.0" for every interface)')
+    try:
+        ipaddress.ip_address(host)
+        return
+    except ValueError:
+        pass
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        raise ConfigError(f"[server] host {host!r} is not an IP address nor a name this machine resolves") from None
+
+
+def check_data_dir(data_dir: str) -> None:
+    if not data_dir.strip():
+        raise ConfigError("[store] data_dir must not be empty: it is where every game is kept")
+    path = Path(data_dir).expanduser().resolve()
+    if any(path == Path(d) or Path(d) in path.parents for d in SYSTEM_DIRS):
+        raise ConfigError(f"[store] data_dir {data_dir!r} is inside a system folder; the games need a real disk")
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"[store] data_dir {data_dir!r} is a file, not a folder")
 
 
 def override(config: Config, **changes: Any) -> Config:

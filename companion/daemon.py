@@ -9,6 +9,7 @@ systemd restart loop. Any device failure during start-up does the same without c
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
@@ -19,9 +20,12 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from companion.config import ConfigError, load, override
+from companion.backups import BackupKeeper
+from companion.config import Config, ConfigError, load, override
 from companion.games.messages import msg
 from companion.journal import Journal
+from companion.pin import TablePin
+from companion.recovery import Recovery, backups_of, open_journal
 from companion.session import Table
 from companion.web import create_app
 from companion.web.hub import Hub
@@ -60,6 +64,44 @@ def tablet_urls(host: str, port: int) -> list[str]:
     return urls
 
 
+CONNECTION_LIMIT = 500  # open connections before waitress stops accepting (idle ones are closed below)
+OUTBUF_LIMIT = 256 * 1024  # bytes buffered for one connection before its stream waits
+IDLE_TIMEOUT = 20  # seconds a connection may send nothing and wait for nothing before it is closed
+
+
+def dead_client_options() -> list[tuple[int, int, int]]:
+    """Socket options for every accepted connection: a tablet that left the Wi-Fi is dropped within
+    20 s of unanswered data (the event stream's 10 s heartbeats make sure there is some)."""
+    options = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 2), ("TCP_USER_TIMEOUT", 20000)):
+        if hasattr(socket, name):
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    return options
+
+
+def make_server(app: Any, config: Config, *, port: int | None = None) -> Any:
+    """The waitress server: threads for every watching page plus some for inputs, idle connections
+    closed, dead clients dropped."""
+    from waitress.server import create_server
+
+    server = create_server(
+        app,
+        host=config.server.host,
+        port=config.server.port if port is None else port,
+        threads=config.threads,
+        connection_limit=CONNECTION_LIMIT,
+        channel_timeout=IDLE_TIMEOUT,
+        cleanup_interval=IDLE_TIMEOUT // 2,
+        channel_request_lookahead=1,  # keep reading while a stream runs, so a closed page is noticed
+        # a page that reads slowly makes its stream wait (and skip to the newest view) instead of
+        # piling views up in the server's memory: at most this much is buffered per connection
+        outbuf_high_watermark=OUTBUF_LIMIT,
+        outbuf_overflow=OUTBUF_LIMIT,
+    )
+    server.adj.socket_options = [*server.adj.socket_options, *dead_client_options()]
+    return server
+
+
 def run_daemon(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     started = time.monotonic()
@@ -74,15 +116,48 @@ def run_daemon(args: argparse.Namespace) -> int:
         return 2
     data_dir = Path(config.store.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
+    if not config.mock and not getattr(args, "allow_default_pin", False) and TablePin(
+        config.server.pin, data_dir
+    ).is_default:
+        print(
+            "companion: the table PIN is still the default 1234, so anyone on the Wi-Fi could change the game. "
+            "Set [server] pin in the config file, or start with --allow-default-pin.",
+            file=sys.stderr,
+        )
+        return 2
     marker = data_dir / MARKER
     safe_reason = None
     if marker.exists():
         safe_reason = "the last start did not finish: " + (marker.read_text(errors="ignore").strip() or "unknown")
-    marker.write_text(f"started {time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}")
+    writable = True
+    try:
+        marker.write_text(f"started {time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}")
+    except OSError as exc:
+        writable = exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM)
+        log.error("cannot write to the data folder %s: %s", data_dir, exc.strerror)
 
-    journal = Journal(config.store.journal_path)
+    opened = open_journal(config.store.journal_path, writable=writable)
+    journal = opened.journal
     table = Table(journal)
     hub = Hub(max_streams=config.server.sse_max_streams)
+    keeper: list[BackupKeeper] = []
+
+    def keep_backups(journal: Journal) -> None:
+        for old in keeper:
+            old.close()
+        keeper[:] = [
+            BackupKeeper(
+                journal,
+                backups_of(config.store.journal_path),
+                every_s=config.store.backup_minutes * 60,
+                keep=config.store.backups_kept,
+            )
+        ]
+
+    if opened.refused is None:
+        keep_backups(journal)
+    elif safe_reason is None:
+        safe_reason = opened.refused
     rig: Any = None
     if safe_reason is None:
         try:
@@ -92,16 +167,20 @@ def run_daemon(args: argparse.Namespace) -> int:
         except Exception as exc:  # a device that cannot start must not take the scoreboard with it
             log.exception("devices failed to start")
             safe_reason = f"the devices failed to start: {exc}"
+    if opened.offer is not None:
+        table.set_status("recovery", {"offer": opened.offer.name})  # the tablet's restore button
     if safe_reason is not None:
         log.warning("SAFE MODE (web only): %s", safe_reason)
-        banner = msg("Safe mode: {reason}. Camera and buttons are off; enter inputs here.", reason=safe_reason)
+        if opened.banner:
+            banner = msg("{problem} Camera and buttons are off.", problem=opened.banner)
+        else:
+            banner = msg("Safe mode: {reason}. Camera and buttons are off; enter inputs here.", reason=safe_reason)
         table.set_status("banner", banner.to_json())
         table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
     app = create_app(table, config=config, hub=hub, devices=rig)
+    app.extensions["companion"]["recovery"] = Recovery(config.store.journal_path, opened, keep_backups)
 
-    from waitress.server import create_server
-
-    server = create_server(app, host=config.server.host, port=config.server.port, threads=config.threads)
+    server = make_server(app, config)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         hub.close()  # end the event streams first, so their server threads are free to stop
@@ -116,6 +195,8 @@ def run_daemon(args: argparse.Namespace) -> int:
         print(f"Open on the tablet: {url}", flush=True)
     if safe_reason is None:
         marker.unlink(missing_ok=True)
+    elif opened.refused is not None and writable:
+        marker.unlink(missing_ok=True)  # the journal, not a device, is the trouble: no crash to remember
     log.info("ready in %.2f s", time.monotonic() - started)
     try:
         server.run()
@@ -127,9 +208,11 @@ def run_daemon(args: argparse.Namespace) -> int:
         hub.wait_closed()
         if rig is not None:
             rig.close()
+        for running in keeper:
+            running.close()
         server.close()
-        journal.close()
-        if safe_reason is not None:
+        table.journal.close()
+        if safe_reason is not None and writable:
             marker.unlink(missing_ok=True)  # a clean stop after safe mode: try the devices next time
         log.info("journal closed; bye")
     return 0

@@ -62,43 +62,124 @@ class GameRow:
         }
 
 
-class Journal:
-    """One SQLite file holding every game played at this table."""
+class JournalUnavailable(RuntimeError):
+    """The journal cannot take a write now (disk full or read-only, or safe mode); nothing was changed.
 
-    def __init__(self, path: str | Path) -> None:
+    The message is written for the players at the table."""
+
+
+HIGH_WATER = ".mark"  # beside the journal: the highest game and entry ids it has acknowledged
+
+
+def high_water_path(path: Path) -> Path:
+    return Path(str(path) + HIGH_WATER)
+
+
+def read_high_water(path: Path) -> tuple[int, int] | None:
+    """``(games, entries)``: the highest ids the journal at ``path`` ever acknowledged, if recorded.
+
+    Written (without a sync) after each commit, so it is never ahead of what the journal holds; a
+    journal found behind it was shortened (a deleted or damaged WAL, a truncated file)."""
+    try:
+        data = json.loads(high_water_path(path).read_text())
+        return int(data["games"]), int(data["entries"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_high_water(path: Path, games: int, entries: int) -> None:
+    high_water_path(path).write_text(json.dumps({"games": games, "entries": entries}) + "\n")
+
+
+def _disk_message(exc: sqlite3.Error) -> str:
+    text = str(exc).lower()
+    if "full" in text:
+        return "The companion's disk is full: nothing was saved. Free some space, then enter the input again."
+    if "readonly" in text or "read-only" in text:
+        return "The companion's disk is read-only: nothing can be saved, so the input was not taken."
+    return f"The journal could not save this ({exc}); nothing was changed. Try again."
+
+
+class Journal:
+    """One SQLite file holding every game played at this table.
+
+    ``refuse``: a reason to take no writes at all (safe mode, a read-only copy); reading still works."""
+
+    def __init__(self, path: str | Path, *, refuse: str | None = None) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
+        self.refuse = refuse
+        self._memory = str(path) == ":memory:"
+        if not self._memory and refuse is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        self._db.execute(
-            "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
-        )
+        if refuse is None or self._memory:
+            self._db.executescript(SCHEMA)
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+            )
+        self._high_water_broken = False
+        if refuse is None:
+            self._note_high_water()
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
+    def _refuse_writes(self) -> None:
+        if self.refuse is not None:
+            raise JournalUnavailable(self.refuse)
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
+        """One write, committed (and synced) before it returns; a failing disk changes nothing."""
+        self._refuse_writes()
+        try:
+            return self._db.execute(sql, args)
+        except sqlite3.OperationalError as exc:
+            raise JournalUnavailable(_disk_message(exc)) from exc
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+
+    def _note_high_water(self) -> None:
+        if self._memory or self._high_water_broken:
+            return
+        row = self._db.execute(
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM games), (SELECT COALESCE(MAX(id), 0) FROM entries)"
+        ).fetchone()
+        try:
+            write_high_water(self.path, int(row[0]), int(row[1]))
+        except OSError:
+            self._high_water_broken = True  # a full disk: the journal itself says so on the next write
+
+    def backup(self, target: str | Path) -> None:
+        """A consistent copy of the whole journal while it is in use (SQLite's online backup API)."""
+        dest = sqlite3.connect(str(target))
+        try:
+            with self._lock:
+                self._db.backup(dest)
+        finally:
+            dest.close()
+
     # --- games -------------------------------------------------------------------------------
     def create_game(self, header: Header, created: str) -> int:
         with self._lock:
-            cur = self._db.execute(
+            cur = self._write(
                 "INSERT INTO games(game, header, created) VALUES (?, ?, ?)",
                 (header.game, json.dumps(header.to_json()), created),
             )
             game_id = cur.lastrowid
+            self._note_high_water()
         assert game_id is not None
         return game_id
 
     def mark(self, game_id: int, *, finished: bool, summary: str) -> None:
         with self._lock:
-            self._db.execute(
-                "UPDATE games SET finished = ?, summary = ? WHERE id = ?", (int(finished), summary, game_id)
-            )
+            self._write("UPDATE games SET finished = ?, summary = ? WHERE id = ?", (int(finished), summary, game_id))
 
     def games(self) -> list[GameRow]:
         with self._lock:
@@ -110,6 +191,8 @@ class Journal:
         return [_game_row(r) for r in rows]
 
     def game(self, game_id: int) -> GameRow | None:
+        if not 0 < game_id < 2**63:  # SQLite's integers; a larger number names no game
+            return None
         with self._lock:
             row = self._db.execute(
                 "SELECT g.id, g.game, g.header, g.created, g.finished, g.summary,"
@@ -126,33 +209,46 @@ class Journal:
 
     def set_meta(self, key: str, value: str) -> None:
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+            self._write("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
     # --- entries -----------------------------------------------------------------------------
     def append(self, game_id: int, seq: int, entry: dict[str, Any]) -> int:
         """Commit one entry durably; returns its journal-wide id. ``seq`` guards against a lost race."""
         text = json.dumps(entry, separators=(",", ":"))
         with self._lock:
-            cur = self._db.execute(
-                "INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)", (game_id, seq, text)
-            )
+            cur = self._write("INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)", (game_id, seq, text))
             entry_id = cur.lastrowid
+            self._note_high_water()
         assert entry_id is not None
         return entry_id
 
-    def append_many(self, game_id: int, entries: list[dict[str, Any]]) -> None:
-        """Import: all entries of a game in one transaction."""
+    def import_game(
+        self, header: Header, created: str, entries: list[dict[str, Any]], *, finished: bool, summary: str
+    ) -> int:
+        """Import: the game and all its entries in one transaction (a crash leaves all or nothing)."""
         with self._lock:
-            self._db.execute("BEGIN")
+            self._refuse_writes()
+            self._db.execute("BEGIN IMMEDIATE")
             try:
+                cur = self._db.execute(
+                    "INSERT INTO games(game, header, created, finished, summary) VALUES (?, ?, ?, ?, ?)",
+                    (header.game, json.dumps(header.to_json()), created, int(finished), summary),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
                 self._db.executemany(
                     "INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)",
                     [(game_id, i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(entries)],
                 )
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                self._rollback()
+                raise JournalUnavailable(_disk_message(exc)) from exc
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
-            self._db.execute("COMMIT")
+            self._note_high_water()
+        return game_id
 
     def entries(self, game_id: int) -> Iterator[dict[str, Any]]:
         with self._lock:
@@ -162,6 +258,19 @@ class Journal:
         texts = [text for (text,) in rows]
         values = parse_many(texts)  # one parse for the whole game: opening a long game stays fast
         yield from values if values is not None else (json.loads(text) for text in texts)
+
+    def high_ids(self) -> tuple[int, int]:
+        """The highest game and entry ids (what a backup or the high-water mark records)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT (SELECT COALESCE(MAX(id), 0) FROM games), (SELECT COALESCE(MAX(id), 0) FROM entries)"
+            ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def finished_count(self) -> int:
+        with self._lock:
+            row = self._db.execute("SELECT COUNT(*) FROM games WHERE finished = 1").fetchone()
+        return int(row[0])
 
     def last_entry_id(self) -> int:
         with self._lock:
@@ -188,5 +297,10 @@ class Journal:
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:
-    header = Header.from_json(json.loads(row[2]))
+    try:
+        header = Header.from_json(json.loads(row[2]))
+    except ValueError:
+        # a damaged header row must not hide the other games: list it, marked (the start-up check
+        # puts the companion in safe mode for it; this is for a journal opened anyway)
+        header = Header(str(row[1]), (), {}, "(damaged header)")
     return GameRow(int(row[0]), str(row[1]), header, str(row[3]), bool(row[4]), str(row[5]), int(row[6]))

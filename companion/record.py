@@ -171,18 +171,47 @@ def describe(step: Step) -> Msg:
     return raw(str(step.entry.get("action", {}).get("type", "input")))
 
 
+MAX_DEPTH = 16  # deeper than any action, header or entry needs; deeper is refused before it is used
+MAX_BYTES = 8 * 1024 * 1024  # a record, at most (a 3-hour game is a few hundred KB)
+
+
+def nesting(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (counted without recursion, so any depth is safe)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def loads(text: str) -> Any:
+    """One JSON value, or ValueError saying in a player's words why it is not one we take."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits, or nesting past the parser's limit
+        raise ValueError("not JSON this companion takes (a number too long or lists nested too deep)") from None
+    if nesting(value) > MAX_DEPTH:
+        raise ValueError(f"lists or objects nested more than {MAX_DEPTH} deep")
+    return value
+
+
 def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for each non-blank line; the first line that is not JSON stops it."""
     numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip()]
     values = parse_many([line for _, line in numbered])
-    if values is not None:
+    if values is not None and all(nesting(v) <= MAX_DEPTH for v in values):
         yield from zip((n for n, _ in numbered), values, strict=True)
         return
     for number, line in numbered:
         try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordError(number, f"not valid JSON ({exc.msg})") from None
+            yield number, loads(line)
+        except ValueError as exc:
+            raise RecordError(number, str(exc)) from None
 
 
 def parse_many(texts: list[str]) -> list[Any] | None:
@@ -193,7 +222,7 @@ def parse_many(texts: list[str]) -> list[Any] | None:
     """
     try:
         values = json.loads("[" + ",".join(texts) + "]")
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, a number too long, nesting too deep
         return None
     return values if isinstance(values, list) and len(values) == len(texts) else None
 
@@ -253,6 +282,22 @@ def final_view(timeline: Timeline) -> dict[str, Any]:
     }
 
 
+def read_record(path: str | Path) -> list[str]:
+    """A record file's lines; RecordError for anything that is not a record-sized UTF-8 text file
+    (a byte-order mark is allowed)."""
+    if Path(path).exists() and not Path(path).is_file():
+        raise RecordError(1, "this is not a file (a device or a folder?)")
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise RecordError(1, f"the file is larger than a game record can be ({MAX_BYTES // 1024 // 1024} MB)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RecordError(line, "not UTF-8 text (is this a game record?)") from None
+    return text.splitlines()
+
+
 def replay_file(path: str | Path) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as handle:
-        return final_view(replay_lines(handle))
+    return final_view(replay_lines(read_record(path)))

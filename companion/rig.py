@@ -232,7 +232,14 @@ class Rig:
             else:
                 self.table.next_option(device=device)
         elif name == "reread":
-            self.reread()
+            if kind == "long":
+                # someone at the table lifts every PIN lockout (a tablet that guessed wrong too often)
+                from companion.web.guard import request_unlock
+
+                request_unlock(self.config.store.data_dir)
+                self.table.set_status("notice", {"text": "PIN lockouts lifted.", "at": time.time()})
+            else:
+                self.reread()
 
     # --- the camera --------------------------------------------------------------------------
     def reread(self) -> list[dict[str, Any]] | None:

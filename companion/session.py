@@ -84,20 +84,37 @@ class Table:
         self.log: list[dict[str, Any]] = []
         self.controls = Controls()
         self.status: dict[str, Any] = {}
-        self.version = journal.last_entry_id()
-        current = journal.get_meta("current_game")
-        if current is not None and journal.game(int(current)) is not None:
+        self.version = 0
+        self._view: dict[str, Any] = {}
+        self.attach(journal)
+
+    def attach(self, journal: Journal) -> None:
+        """Play on ``journal`` from now on (at start, and after a backup was restored in safe mode)."""
+        with self._lock:
+            self.journal = journal
+            self.game_id, self.timeline, self.log, self.controls = None, None, [], Controls()
+            self.version = max(self.version, journal.last_entry_id())
+            current = journal.get_meta("current_game")
             try:
-                self.open(int(current))
-            except (ValueError, RuleViolation) as exc:
-                # A stored game that no longer replays (an older rules version, say) must not stop the
-                # companion from starting: say so, and let the table open another game or a new one.
-                reason = exc.msg if isinstance(exc, RuleViolation) else raw(str(exc))
+                game_id = int(current) if current is not None else None
+            except ValueError:
+                game_id = None
                 self.status["reopen"] = msg(
-                    "Game {game} could not be reopened ({reason}); start or open another.",
-                    game=int(current),
-                    reason=reason,
+                    "The journal did not say which game was open; open one or start a new one."
                 ).to_json()
+            if game_id is not None and journal.game(game_id) is not None:
+                try:
+                    self.open(game_id)
+                except (ValueError, RuleViolation) as exc:
+                    # A stored game that no longer replays (an older rules version, say) must not stop the
+                    # companion from starting: say so, and let the table open another game or a new one.
+                    reason = exc.msg if isinstance(exc, RuleViolation) else raw(str(exc))
+                    self.status["reopen"] = msg(
+                        "Game {game} could not be reopened ({reason}); start or open another.",
+                        game=game_id,
+                        reason=reason,
+                    ).to_json()
+            self._changed()
 
     # --- listening ---------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
@@ -117,7 +134,7 @@ class Table:
 
     def _changed(self) -> None:
         self.version += 1
-        view = self.view()
+        view = self._view = self.view()
         for listener in list(self._listeners):
             listener(view)
 
@@ -145,14 +162,17 @@ class Table:
         return game_id
 
     def open(self, game_id: int) -> None:
-        row = self.journal.game(game_id)
-        if row is None:
-            raise RuleViolation(msg("There is no game number {game}.", game=game_id))
-        timeline = Timeline(get_rules(row.game), row.header)
-        for entry in self.journal.entries(game_id):
-            timeline.feed(entry)
+        # All under the lock: an input entered between reading the journal and installing the game
+        # would otherwise be in the journal but not on the table (and the next input would clash).
         with self._lock:
-            self.journal.set_meta("current_game", str(game_id))
+            row = self.journal.game(game_id)
+            if row is None:
+                raise RuleViolation(msg("There is no game number {game}.", game=game_id))
+            timeline = Timeline(get_rules(row.game), row.header)
+            for entry in self.journal.entries(game_id):
+                timeline.feed(entry)
+            if self.journal.get_meta("current_game") != str(game_id):  # no write when reopening at start
+                self.journal.set_meta("current_game", str(game_id))
             self._install(game_id, timeline)
             self._changed()
             self._supply()
@@ -216,10 +236,11 @@ class Table:
                 raise RecordError(number, reason_of(exc)) from None
         if header is None:
             raise RecordError(1, msg("the record is empty; it needs at least a header line"))
-        game_id = self.journal.create_game(header, self.clock())
-        self.journal.append_many(game_id, entries)
-        self._mark(game_id, timeline)
-        return game_id
+        assert timeline is not None
+        outcome = timeline.rules.outcome(timeline.state)
+        summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
+        # one transaction: a crash never leaves half a game behind
+        return self.journal.import_game(header, self.clock(), entries, finished=outcome is not None, summary=summary)
 
     # --- inputs ------------------------------------------------------------------------------
     def submit(self, action: Any, *, device: str) -> list[Event]:
@@ -298,6 +319,15 @@ class Table:
             self.log.append({**event.to_json(), "device": entry.get("device"), "at": entry.get("at")})
         del self.log[:-LOG_LENGTH]
 
+    def secret_pending(self, game_id: int) -> bool:
+        """Whether ``game_id`` stopped while players were making a secret choice (its record would
+        give the choices made so far away), whether it is the open game or not."""
+        try:
+            timeline = self.timeline_of(game_id)
+        except (ValueError, RuleViolation):
+            return False  # no such game, or one that no longer replays: no state to give away
+        return timeline.rules.awaiting(timeline.state).kind == "secret"
+
     # --- hardware controls -------------------------------------------------------------------
     def awaiting(self) -> Awaiting[Any] | None:
         return None if self.timeline is None else self.timeline.rules.awaiting(self.timeline.state)
@@ -353,6 +383,11 @@ class Table:
         return next((i for i, o in enumerate(awaiting.options) if o.recommended), 0)
 
     # --- views -------------------------------------------------------------------------------
+    def latest_view(self) -> dict[str, Any]:
+        """The view as of the last change, without waiting for the lock (a slow disk holding the lock
+        across a sync must not stall the pages)."""
+        return self._view or self.view()
+
     def view(self) -> dict[str, Any]:
         """Everything a page shows, in one JSON object (sent whole on every change)."""
         with self._lock:

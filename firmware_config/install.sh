@@ -280,8 +280,12 @@ install_config() {
     say "keeping $CONF_DIR/companion.toml; the new default goes to companion.toml.new"
     put "$HERE/companion.toml" "$CONF_DIR/companion.toml.new" 0640
   else
-    say "default config $CONF_DIR/companion.toml: change the table PIN in [server]"
+    # a fresh table PIN instead of the shipped 1234 (companion run refuses 1234 with real devices)
+    local pin
+    pin=$(printf '%06d' $(( $(od -An -N4 -tu4 /dev/urandom) % 1000000 )))
+    say "default config $CONF_DIR/companion.toml with the table PIN $pin (change it on the tablet or in [server])"
     put "$HERE/companion.toml" "$CONF_DIR/companion.toml" 0640
+    run sed -i "s/^pin = \"1234\"/pin = \"$pin\"/" "$ROOT$CONF_DIR/companion.toml"
   fi
   run chown -R "root:$SERVICE_USER" "$ROOT$CONF_DIR"
 }

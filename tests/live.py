@@ -39,9 +39,14 @@ def serve(app: Flask, threads: int = 8) -> Iterator[str]:
 class EventStream:
     """Reads server-sent events from /api/events one at a time."""
 
-    def __init__(self, base: str, last_event_id: str | None = None, timeout: float = 10) -> None:
+    def __init__(
+        self, base: str, last_event_id: str | None = None, timeout: float = 10, source: str | None = None
+    ) -> None:
+        """``source``: the loopback address to come from (127.0.0.2...), to stand for another tablet."""
         host, port = base.removeprefix("http://").split(":")
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
+        self.conn = http.client.HTTPConnection(
+            host, int(port), timeout=timeout, source_address=(source, 0) if source else None
+        )
         headers = {"Accept": "text/event-stream"}
         if last_event_id:
             headers["Last-Event-ID"] = last_event_id
@@ -65,4 +70,5 @@ class EventStream:
                 return event_id, data
 
     def close(self) -> None:
+        self.response.close()  # the response holds the socket open as long as it is not closed itself
         self.conn.close()

@@ -69,12 +69,51 @@ def test_a_reconnecting_page_gets_the_current_view_at_once(table: Table, config:
 def test_streams_are_capped(table: Table, config: Config) -> None:
     app = create_app(table, config=config, hub=Hub(max_streams=1))
     with serve(app) as base:
-        first = EventStream(base)
+        first = EventStream(base, source="127.0.0.2")
         first.next()
         with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(base + "/api/events", timeout=5)
         assert info.value.code == 503 and info.value.headers["Retry-After"]
         first.close()
+
+
+def test_a_client_reopening_its_stream_takes_its_own_oldest_slot(table: Table, config: Config) -> None:
+    """A reloaded page, or a tablet back on the Wi-Fi, gets in at once even when every slot is taken:
+    its old stream ends (the page that kept the slot 15-30 s before is the same tablet)."""
+    hub = Hub(max_streams=2)
+    app = create_app(table, config=config, hub=hub)
+    with serve(app) as base:
+        other = EventStream(base, source="127.0.0.3")
+        other.next()
+        old = EventStream(base, source="127.0.0.2")
+        old.next()
+        new = EventStream(base, source="127.0.0.2")  # the same tablet again: every slot was taken
+        new.next()
+        with pytest.raises(EOFError):
+            old.next()  # its old stream was ended...
+        table.new_game("heckmeck", ["Ann", "Bob"])
+        assert new.next()[1]["game"]["players"] == ["Ann", "Bob"]  # ...and the new one is live
+        assert other.next()[1]["game"] is not None  # the other tablet kept its stream
+        assert hub.streams == 2
+        for page in (other, old, new):
+            page.close()
+
+
+def test_one_client_cannot_hold_every_slot(table: Table, config: Config) -> None:
+    hub = Hub(max_streams=3)
+    app = create_app(table, config=config, hub=hub)
+    with serve(app) as base:
+        hog = [EventStream(base, source="127.0.0.9") for _ in range(5)]
+        for page in hog:
+            page.next()
+        assert hub.streams == 3  # its newest three: each new one ended its own oldest
+        tablet = EventStream(base, source="127.0.0.2")
+        tablet.next()  # a new client gets in: the machine holding several gives one up
+        assert hub.streams == 3
+        with pytest.raises(EOFError):
+            hog[2].next()
+        for page in [*hog, tablet]:
+            page.close()
 
 
 def test_keepalives_flow_while_nothing_happens(table: Table, config: Config) -> None:

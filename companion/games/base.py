@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,16 @@ from companion.games.messages import Msg, english, msg, nmsg, raw
 JSON = Any
 Face = int | str
 """A die face as the table reads it: 1-6, or a symbol name such as ``"worm"``."""
+
+
+_SHORT = 40  # longest face or value worth echoing back or keeping
+_PLAIN_DICE = 64  # most distinct bare faces kept per field (a game has a dozen at most)
+
+
+def short(value: Any) -> str:
+    """``repr(value)`` cut to a readable length: a message never echoes a huge input back."""
+    text = repr(value)
+    return text if len(text) <= _SHORT else text[: _SHORT - 3] + "..."
 
 
 class RuleViolation(ValueError):
@@ -97,7 +108,7 @@ class DiceSpec:
                 raise RuleViolation(
                     msg(
                         "A die cannot show {face} here; its faces are {faces}.",
-                        face=face_word(die.face),
+                        face=face_word(die.face) if len(str(die.face)) <= _SHORT else short(die.face),
                         faces=[face_word(f) for f in self.faces],
                     )
                 )
@@ -214,8 +225,8 @@ class ActionCodec(Generic[A]):
         if not isinstance(data, Mapping):
             raise MalformedAction(msg("An action must be a JSON object."))
         name = data.get("type")
-        if name not in self._by_name:
-            raise MalformedAction(msg("This game has no such move ({name}).", name=str(name)))
+        if not isinstance(name, str) or name not in self._by_name:
+            raise MalformedAction(msg("This game has no such move ({name}).", name=short(name)))
         spec = self._fields[name]
         kwargs: dict[str, Any] = {}
         for field_name, load, required in spec:
@@ -226,7 +237,9 @@ class ActionCodec(Generic[A]):
         if len(data) - 1 > len(kwargs):
             extra = set(data) - {"type"} - {f for f, _, _ in spec}
             if extra:
-                raise MalformedAction(msg("This move has details it does not take ({fields}).", fields=sorted(extra)))
+                raise MalformedAction(
+                    msg("This move has details it does not take ({fields}).", fields=sorted(short(f) for f in extra))
+                )
         action: A = self._by_name[name](**kwargs)
         return action
 
@@ -294,7 +307,10 @@ def _loader(hint: Any) -> Callable[[Any, str], Any]:
             if isinstance(value, int | str) and not isinstance(value, bool):
                 die = plain.get(value)
                 if die is None:
-                    die = plain[value] = Die(value)
+                    die = Die(value)
+                    # only short faces are kept: a refused input must not leave anything behind
+                    if len(plain) < _PLAIN_DICE and len(str(value)) <= _SHORT:
+                        plain[value] = die
                 return die
             if isinstance(value, Mapping) and "face" in value:
                 colour = value.get("colour")
@@ -451,7 +467,12 @@ class Rules(ABC, Generic[S, A]):
         names = [p.strip() for p in players]
         if any(not n for n in names):
             raise RuleViolation(msg("Every player needs a name."))
-        if len(set(names)) != len(names):
+        if any(len(n) > MAX_NAME for n in names):
+            raise RuleViolation(msg("A player's name has at most {n} characters.", n=MAX_NAME))
+        if any(not n.isprintable() for n in names):
+            raise RuleViolation(msg("A player's name has only visible characters (no control or invisible ones)."))
+        keys = [name_key(n) for n in names]
+        if len(set(keys)) != len(keys):
             raise RuleViolation(msg("Two players have the same name; give each a different one."))
 
 
@@ -485,6 +506,15 @@ def face_word(face: Face) -> Msg | int:
 def colour_word(colour: str) -> Msg:
     """A colour as a parameter: known colours are words of the catalogue, others stay as typed."""
     return COLOUR_WORDS.get(colour) or raw(colour)
+
+
+MAX_NAME = 24
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same to the players: case, width and invisible characters do not count."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf" and not c.isspace())
 
 
 def _dump_state(value: Any) -> JSON:

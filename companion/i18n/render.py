@@ -45,6 +45,8 @@ def _param(value: Any, lang: Language) -> str:
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
+        if abs(value) >= 10**15:  # beyond any score; Babel's decimals cannot format such a number
+            return str(value)[:40]
         return str(format_decimal(value, locale=lang.locale))
     if isinstance(value, list | tuple):
         items = [_param(v, lang) for v in value]

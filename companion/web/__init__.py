@@ -2,20 +2,56 @@
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 import time
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.assets import asset_dir
 from companion.config import Config
 from companion.odds.service import TurnWarmer
+from companion.pin import TablePin
 from companion.session import Table
+from companion.web.guard import install as install_guard
 from companion.web.hub import Hub
 from companion.web.language import install as install_language
 
 WEB_ROOT = asset_dir("web")
+# Pages run only the companion's own scripts and styles, and no other site may frame them.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+def allowed_hosts(config: Config) -> set[str]:
+    """The names the companion answers to: its own, localhost, and [server] hosts (any address too)."""
+    name = socket.gethostname().lower()
+    names = {"localhost", name, f"{name}.local", "companion.local"}
+    names.update(h.lower() for h in config.server.hosts)
+    if config.server.host not in ("0.0.0.0", "::", ""):
+        names.add(config.server.host.lower())
+    return names
+
+
+def host_allowed(host: str, allowed: set[str]) -> bool:
+    """An address is always fine (a page served elsewhere cannot claim one of ours as its own name)."""
+    host = host.strip().lower()
+    if host.startswith("[") and "]" in host:
+        host = host[1 : host.index("]")]  # [::1]:8080
+    elif host.count(":") == 1:
+        host = host.split(":")[0]  # name:port
+    host = host.rstrip(".")
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return host in allowed
 
 
 def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = None, devices: Any = None) -> Flask:
@@ -35,10 +71,33 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish)
     table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
-    app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices}
+    table_pin = TablePin(config.server.pin, Path(config.store.data_dir))
+    app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices, "pin": table_pin}
+    app.extensions["limiter"] = install_guard(app, api, config.store.data_dir)
     app.register_blueprint(api)
     app.register_blueprint(pages)
     install_language(app)  # templates' _() and ngettext() in each page's language (companion/web/language.py)
+
+    allowed = allowed_hosts(config)
+
+    @app.before_request
+    def check_host() -> Any:
+        # DNS rebinding: a web page elsewhere, under a name of its own that it points at this address,
+        # would get the browser to talk to the companion as if it were that page's own server.
+        host = request.host or ""
+        if not host_allowed(host, allowed):
+            response = jsonify(error=f"This companion does not answer to the name {host[:60]!r}.")
+            response.status_code = 421
+            return response
+        return None
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

@@ -8,7 +8,6 @@ changes nothing.
 from __future__ import annotations
 
 import contextlib
-import hmac
 import json
 from collections.abc import Callable
 from functools import wraps
@@ -18,8 +17,11 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 
 from companion.games.base import MalformedAction, RuleViolation
 from companion.games.messages import Msg, msg, raw
-from companion.record import RecordError, summary_line
+from companion.journal import JournalUnavailable
+from companion.pin import PinError, TablePin
+from companion.record import RecordError, loads, summary_line
 from companion.session import Table
+from companion.web.guard import refused_pin
 from companion.web.hub import Hub, TooManyStreams
 from companion.web.language import bundle, localize_response, localized_frames, request_language
 
@@ -41,6 +43,11 @@ def device() -> str:
     """Who sent this request: the tablet's own id (kept in its browser), else its address."""
     name = request.headers.get("X-Device", "").strip()[:40]
     return f"tablet:{name}" if name else f"web:{request.remote_addr}"
+
+
+def pin() -> TablePin:
+    p: TablePin = ctx()["pin"]
+    return p
 
 
 class ApiError(Exception):
@@ -66,6 +73,11 @@ def refused(exc: RuleViolation) -> Any:
     return jsonify(error=exc.msg.to_json()), 409
 
 
+@api.errorhandler(JournalUnavailable)
+def unavailable(exc: JournalUnavailable) -> Any:
+    return jsonify(error=str(exc)), 503, {"Retry-After": "10"}
+
+
 @api.errorhandler(RecordError)
 def bad_record(exc: RecordError) -> Any:
     return jsonify(error=msg("The record cannot be imported: {reason}", reason=exc.msg).to_json()), 400
@@ -75,10 +87,10 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         given = request.headers.get("X-Table-Pin", "")
-        expected = ctx()["config"].server.pin
         if not given:
             raise ApiError(403, msg("Enter the table PIN to change the game."))
-        if not hmac.compare_digest(given.encode(), expected.encode()):
+        if not pin().matches(given):
+            refused_pin()
             raise ApiError(403, msg("That PIN is not this table's PIN."))
         return view(*args, **kwargs)
 
@@ -86,7 +98,10 @@ def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    try:
+        data = loads(request.get_data(as_text=True))
+    except ValueError as exc:
+        raise ApiError(400, f"The request needs a JSON object body; this one is {exc}.") from None
     if not isinstance(data, dict):
         raise ApiError(400, msg("The request needs a JSON object body."))
     return data
@@ -110,15 +125,72 @@ def health() -> Any:
     return jsonify(ok=True, safe_mode=bool(table().status.get("banner")), devices=devices, system=system)
 
 
+@api.get("/openapi.json")
+def openapi() -> Any:
+    """This API described in OpenAPI 3 (what the harness fuzzes)."""
+    from companion.web.openapi import spec
+
+    return jsonify(spec())
+
+
 @api.get("/state")
 def state() -> Any:
-    return jsonify(table().view())
+    return jsonify(table().latest_view())
 
 
 @api.post("/pin")
 @needs_pin
 def check_pin() -> Any:
     return jsonify(ok=True)
+
+
+@api.post("/pin/change")
+def change_pin() -> Any:
+    """``{"old": "1234", "new": "8642"}``: the table's PIN from now on (kept across restarts)."""
+    data = body()
+    old, new = data.get("old"), data.get("new")
+    if not isinstance(old, str) or not isinstance(new, str):
+        raise ApiError(400, 'Give the old and the new PIN: {"old": "...", "new": "..."}.')
+    if not pin().matches(old):
+        refused_pin()
+        raise ApiError(403, "The old PIN is not this table's PIN.")
+    try:
+        pin().change(old, new)
+    except PinError as exc:
+        raise ApiError(400, str(exc)) from None
+    except OSError as exc:
+        raise ApiError(503, f"The new PIN could not be saved ({exc.strerror}); the old one still holds.") from None
+    return jsonify(ok=True)
+
+
+@api.get("/journal")
+def journal_status() -> Any:
+    """Whether the journal is whole and saving; when it is damaged, the backup the tablet offers."""
+    recovery = ctx().get("recovery")
+    if recovery is None:
+        return jsonify(damaged=False, saving=table().journal.refuse is None, problems=[], offer=None)
+    return jsonify(recovery.status())
+
+
+@api.post("/journal/recover")
+@needs_pin
+def recover_journal() -> Any:
+    """Safe mode: put the newest good backup in place of the damaged journal (``{"empty": true}``:
+    start an empty one) and play on it; the damaged files are moved aside, untouched."""
+    recovery = ctx().get("recovery")
+    data = body() if request.get_data() else {}
+    empty = data.get("empty", False)
+    if not isinstance(empty, bool):
+        raise ApiError(400, '"empty" is true or false.')
+    if recovery is None:
+        raise ApiError(409, "The journal is whole: there is nothing to restore.")
+    try:
+        return jsonify(recovery.restore(table(), empty=empty))
+    except ValueError as exc:
+        raise ApiError(409, str(exc)) from None
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise ApiError(503, f"The backup could not be put in place ({reason}); nothing was changed.") from None
 
 
 @api.get("/games")
@@ -174,8 +246,7 @@ def export_game(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
         raise ApiError(404, msg("There is no game number {game}.", game=game_id))
-    awaiting = table().awaiting()
-    if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
+    if table().secret_pending(game_id):
         # the record holds the choices made so far: it would give them away
         raise ApiError(409, msg("Export the game once every player has made their secret choice."))
     lines = list(table().journal.export_lines(game_id))
@@ -240,11 +311,10 @@ def game_history(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
         raise ApiError(404, msg("There is no game number {game}.", game=game_id))
-    awaiting = table().awaiting()
     entries = list(table().journal.entries(game_id))
-    if game_id == table().game_id and awaiting is not None and awaiting.kind == "secret":
+    if table().secret_pending(game_id):  # the open game or another one left mid-choice
         # secret choices made so far would show in the story: it stops before the first of them
-        timeline = table().timeline
+        timeline = table().timeline_of(game_id)
         entries = _before_secret(entries, timeline.steps if timeline is not None else [])
     return jsonify(story(row, entries))
 
@@ -264,7 +334,7 @@ def _before_secret(entries: list[dict[str, Any]], steps: list[Any]) -> list[dict
 @needs_pin
 def import_game() -> Any:
     try:
-        text = request.get_data(as_text=True)
+        text = request.get_data().decode("utf-8-sig")  # a byte-order mark is allowed, as in replay
     except UnicodeDecodeError:
         raise ApiError(400, msg("A game record is UTF-8 text.")) from None
     game_id = table().import_record(text.splitlines())
@@ -320,8 +390,8 @@ def devices() -> Any:
 @needs_pin
 def press_button(name: str) -> Any:
     """The mock-hardware panel: press a simulated button (through the same pins as a real one)."""
-    data = request.get_json(silent=True) or {}
-    hold = data.get("hold", 0.0) if isinstance(data, dict) else 0.0
+    data = body() if request.get_data() else {}
+    hold = data.get("hold", 0.0)
     if not isinstance(hold, int | float) or isinstance(hold, bool) or not 0 <= hold <= 10:
         raise ApiError(400, msg("hold is a number of seconds between 0 and 10."))
     devices().press(name, hold=float(hold))
@@ -352,7 +422,7 @@ def start_calibration() -> Any:
     rig = devices()
     data = body()
     faces, count = data.get("faces", list(PLAIN)), data.get("count")
-    if not isinstance(faces, list):
+    if not isinstance(faces, list) or not all(type(f) in (int, str) for f in faces):
         raise ApiError(400, msg('List the faces the dice have, e.g. "faces": [1, 2, 3, 4, 5, 6].'))
     if count is not None and type(count) is not int:
         raise ApiError(400, msg("The number of dice is a whole number."))
@@ -411,7 +481,8 @@ def camera_frame() -> Any:
 def events() -> Any:
     hub: Hub = ctx()["hub"]
     try:
-        stream = hub.stream(table().view(), request.headers.get("Last-Event-ID"))
+        client = request.remote_addr or ""
+        stream = hub.stream(table().latest_view(), request.headers.get("Last-Event-ID"), client=client)
     except TooManyStreams as exc:
         return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
     stream = localized_frames(stream, request_language(), ctx()["frames"])  # this page's language

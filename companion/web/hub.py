@@ -13,6 +13,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -20,25 +21,40 @@ class TooManyStreams(RuntimeError):
     """Every stream slot is taken; the page should retry later."""
 
 
+@dataclass(eq=False)
+class _Stream:
+    client: str
+    opened: float
+    queue: queue.Queue[tuple[int, str] | None] = field(default_factory=lambda: queue.Queue(maxsize=1))
+
+
 class Hub:
-    def __init__(self, *, max_streams: int = 8, keepalive: float = 15.0) -> None:
+    """``max_streams`` pages at once (``per_client`` of them from one client, by default any number):
+    when every slot is taken, a client's new stream (a reload, a tablet back on the Wi-Fi) ends that
+    client's oldest one instead of waiting, and a new client takes the oldest stream of a client that
+    holds several, so one machine cannot keep every slot. ``keepalive`` seconds between heartbeats: a write to
+    a vanished client fails (the server's sockets give up on unanswered data after 20 s), which ends
+    its stream within 30 s."""
+
+    def __init__(self, *, max_streams: int = 8, keepalive: float = 10.0, per_client: int | None = None) -> None:
         self.max_streams = max_streams
         self.keepalive = keepalive
+        self.per_client = per_client or max_streams
         self._lock = threading.Lock()
-        self._queues: set[queue.Queue[tuple[int, str] | None]] = set()
+        self._streams: list[_Stream] = []  # oldest first
         self._latest: tuple[int, str] | None = None
         self._closed = False
 
     @property
     def streams(self) -> int:
         with self._lock:
-            return len(self._queues)
+            return len(self._streams)
 
     def publish(self, view: dict[str, Any]) -> None:
         message = (int(view.get("version", 0)), json.dumps(view, separators=(",", ":")))
         with self._lock:
             self._latest = message
-            targets = list(self._queues)
+            targets = [s.queue for s in self._streams]
         for q in targets:
             _put_latest(q, message)
 
@@ -46,7 +62,7 @@ class Hub:
         """End every stream (server shutting down)."""
         with self._lock:
             self._closed = True
-            targets = list(self._queues)
+            targets = [s.queue for s in self._streams]
         for q in targets:
             _put_latest(q, None)
 
@@ -57,18 +73,30 @@ class Hub:
             time.sleep(0.01)
         return not self.streams
 
-    def stream(self, first: dict[str, Any], last_event_id: str | None = None) -> Iterator[str]:
+    def stream(self, first: dict[str, Any], last_event_id: str | None = None, client: str = "") -> Iterator[str]:
         """The text/event-stream body for one page: the current view at once, then each change."""
-        q: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=1)
+        new = _Stream(client, time.monotonic())
         with self._lock:
             if self._closed:
                 return iter(())
-            if len(self._queues) >= self.max_streams:
-                raise TooManyStreams(f"{self.max_streams} pages are already watching; close one and retry.")
-            self._queues.add(q)
-        return self._frames(q, first)
+            mine = [s for s in self._streams if s.client == client]
+            if mine and (len(mine) >= self.per_client or len(self._streams) >= self.max_streams):
+                self._end(mine[0])  # the client's oldest stream yields to its new one (a reload, a reconnect)
+            elif len(self._streams) >= self.max_streams:
+                crowded = [s for s in self._streams if sum(t.client == s.client for t in self._streams) > 1]
+                if not crowded:
+                    raise TooManyStreams(f"{self.max_streams} pages are already watching; close one and retry.")
+                self._end(crowded[0])  # a client with two open streams gives one up to a new client
+            self._streams.append(new)
+        return self._frames(new, first)
 
-    def _frames(self, q: queue.Queue[tuple[int, str] | None], first: dict[str, Any]) -> Iterator[str]:
+    def _end(self, stream: _Stream) -> None:
+        """Under the lock: take the stream's slot now and tell its page to stop (it ends at once)."""
+        self._streams.remove(stream)
+        _put_latest(stream.queue, None)
+
+    def _frames(self, stream: _Stream, first: dict[str, Any]) -> Iterator[str]:
+        q = stream.queue
         try:
             yield "retry: 2000\n\n"
             version = int(first.get("version", 0))
@@ -87,7 +115,8 @@ class Hub:
                 yield _frame(*message)
         finally:
             with self._lock:
-                self._queues.discard(q)
+                if stream in self._streams:
+                    self._streams.remove(stream)
 
 
 def _frame(event_id: int, data: str) -> str:

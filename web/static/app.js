@@ -60,6 +60,7 @@ function connect() {
   clearTimeout(retryTimer);
   if (source) source.close();
   source = new EventSource("/api/events");
+  window.companionStream = source;  // for a look from the console (or a test) at the live stream
   source.addEventListener("view", (e) => {
     retryDelay = 1000;
     setOffline(false);
@@ -99,11 +100,34 @@ function askPin(message) {
       store.setItem("pin", $("pin-input").value);
       const ok = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": $("pin-input").value } });
       updatePinButton(ok.ok);
-      if (!ok.ok) { store.removeItem("pin"); toast(_("That PIN is not this table's PIN.")); }
+      if (!ok.ok) {
+        store.removeItem("pin");
+        // too many wrong PINs from this tablet: say how to get back in, not "wrong PIN" again
+        if (ok.status === 429) toast(_("Too many wrong PINs from this tablet: wait a while, or hold the reread button at the table to unlock."));
+        else toast(_("That PIN is not this table's PIN."));
+      }
       resolve(ok.ok);
     };
     dlg.showModal();
   });
+}
+
+async function restoreBackup() {
+  try {
+    const done = await call("/api/journal/recover", {});
+    toast(_("Restored {name}.", { name: done.restored || "" }));
+  } catch (e) { /* the companion's reason is already shown */ }
+}
+
+async function changePin() {
+  const fresh = $("pin-new").value;
+  try {
+    await call("/api/pin/change", { old: $("pin-old").value, new: fresh }, { retry: false });
+  } catch (e) { return; } // the companion's reason is already shown
+  store.setItem("pin", fresh);
+  updatePinButton(true);
+  $("dlg-pin").close("cancel");
+  toast(_("The table PIN is changed; tell the other players."));
 }
 
 function updatePinButton(unlocked) {
@@ -134,6 +158,7 @@ window.currentGame = () => view && view.game;
 
 function render(v) {
   view = v;
+  document.body.dataset.version = String(v.version);  // lets a test (or a curious player) see the page caught up
   const g = v.game;
   for (const el of document.querySelectorAll("main button, main input, main select")) el.disabled = false;
   const devices = v.status.devices || {};
@@ -151,6 +176,7 @@ function render(v) {
   }
   $("banner").hidden = !banner;
   $("banner").textContent = banner || "";
+  $("restore").hidden = !v.status.recovery;  // safe mode on a damaged journal, with a good backup
   if (window.Calibration) window.Calibration.render(v.status.calibration);
   document.body.dataset.game = g ? g.name : "";
   if (!g) {
@@ -225,7 +251,8 @@ function render(v) {
 // The prompt, with the name of whoever must act now picked out (it is the first thing to read).
 function drawPrompt(g, aw) {
   const el = $("waiting");
-  const text = aw.prompt;
+  // at the end the outcome box below says who won: the prompt does not say it a second time
+  const text = g.outcome ? _("The game is over.") : aw.prompt;
   const names = aw.players.map((i) => g.players[i]);
   el.replaceChildren();
   let rest = text;
@@ -465,6 +492,7 @@ function renderDiceEntry(g, aw, devices) {
   const box = $("dice-entry");
   const spec = aw.dice;
   box.hidden = !spec;
+  box.dataset.count = spec ? String(spec.count) : "";
   if (!spec) { entered = []; return; }
   const key = `${g.id}:${g.inputs}`;
   if (renderDiceEntry.key !== key) { entered = []; renderDiceEntry.key = key; }
@@ -489,6 +517,8 @@ function renderDiceEntry(g, aw, devices) {
     $("faces").replaceChildren(...spec.colours.map(([colour, n]) => {
       const row = document.createElement("div");
       row.className = "colour-row";
+      row.dataset.colour = colour;
+      row.dataset.count = String(n);
       const name = document.createElement("span");
       name.className = "colour-name";
       const owner = ((g.scoreboard && g.scoreboard.players) || []).find((p) => p.colour === colour);
@@ -821,6 +851,8 @@ document.addEventListener("DOMContentLoaded", () => {
       .then((r) => updatePinButton(r.ok));
   }
   $("btn-pin").onclick = () => askPin("");
+  $("pin-change-ok").onclick = changePin;
+  $("btn-restore").onclick = restoreBackup;
   $("btn-new").onclick = newGameDialog;
   $("new-add").onclick = () => addPlayerField("", "");
   $("form-new").addEventListener("submit", (e) => {

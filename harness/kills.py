@@ -1,0 +1,143 @@
+"""``kill -9`` at random points: no acknowledged input is ever lost.
+
+One loop: start the daemon on the same data folder, check that every input it acknowledged before is
+in the journal (and that the exported record replays to the state the table shows), enter inputs as
+fast as it takes them (with undos), then SIGKILL it after a random time: during start-up, mid-input,
+or idle. ``lost`` counts acknowledged inputs missing after a restart; the long mode does 1,000 kills.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.common import Daemon, emit, rss_mb
+
+
+def next_input(view: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
+    """A legal request for the open game, read off the page's view (what a tablet would offer)."""
+    game = view.get("game")
+    if game is None or game.get("outcome") is not None:
+        return "/api/games", {"game": "heckmeck", "players": ["Ann", "Bob", "Cy"]}
+    if game["can_undo"] and rng.random() < 0.04:
+        return "/api/undo", {}
+    awaiting = game["awaiting"]
+    if awaiting["options"] and (awaiting["dice"] is None or rng.random() < 0.5):
+        return "/api/input", {"action": rng.choice(awaiting["options"])["action"]}
+    spec = awaiting["dice"]
+    return "/api/input", {"action": {"type": "roll", "dice": [rng.choice(spec["faces"]) for _ in range(spec["count"])]}}
+
+
+class Player(threading.Thread):
+    """Enters inputs until stopped; counts what the companion acknowledged, per game."""
+
+    def __init__(self, daemon: Daemon, acked: dict[int, int], rng: random.Random) -> None:
+        super().__init__(daemon=True)
+        self.daemon_ = daemon
+        self.acked = acked
+        self.rng = rng
+        self.stop = threading.Event()
+        self.sent = 0
+
+    def run(self) -> None:
+        try:
+            status, view = self.daemon_.request("GET", "/api/state", timeout=5)
+            while not self.stop.is_set() and status == 200:
+                path, body = next_input(view, self.rng)
+                status, answer = self.daemon_.request("POST", path, body, timeout=5)
+                self.sent += 1
+                if status == 201:
+                    self.acked[int(answer["id"])] = 0
+                elif status == 200:
+                    game = view["game"]["id"]
+                    self.acked[game] = self.acked.get(game, 0) + 1
+                status, view = self.daemon_.request("GET", "/api/state", timeout=5)
+        except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError):
+            return  # the daemon was killed under us: what it acknowledged is counted
+
+
+def verify(daemon: Daemon, acked: dict[int, int]) -> dict[str, int]:
+    """Acknowledged inputs missing from the journal, and games whose record does not replay to the view."""
+    from companion.record import final_view, replay_lines
+
+    _, listing = daemon.request("GET", "/api/games")
+    have = {g["id"]: g["entries"] for g in listing["games"]}
+    lost = sum(max(0, n - have.get(game, 0)) for game, n in acked.items())
+    for game, n in have.items():
+        acked[game] = max(acked.get(game, 0), n)  # an input in flight at the kill may have landed: count it
+    mismatched = 0
+    _, state = daemon.request("GET", "/api/state")
+    current = state.get("game")
+    if current is not None:
+        status, raw = daemon.request("GET", f"/api/games/{current['id']}/record")
+        if status == 200:
+            replayed = final_view(replay_lines(raw.decode().splitlines()))
+            if replayed["inputs"] != current["inputs"] or replayed["scoreboard"] != current["scoreboard"]:
+                mismatched += 1
+    return {"lost": lost, "mismatched": mismatched}
+
+
+def run(kills: int = 20, seed: int = 0, folder: Path | None = None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    own = tempfile.TemporaryDirectory(prefix="harness-kills-") if folder is None else None
+    data = Path(own.name if own else folder) / "data"  # type: ignore[arg-type]
+    acked: dict[int, int] = {}
+    totals = {"kills": 0, "lost": 0, "mismatched": 0, "crashed_starts": 0, "safe_mode_starts": 0, "acknowledged": 0}
+    peak_rss = 0.0
+    started = time.monotonic()
+    port = None
+    try:
+        for n in range(kills + 1):
+            daemon = Daemon(data, port=port)
+            port = daemon.port
+            early = rng.random() < 0.1 and n < kills  # some kills land during start-up
+            if early:
+                time.sleep(rng.uniform(0.0, 0.6))
+                daemon.kill()
+                totals["kills"] += 1
+                continue
+            if not daemon.wait_ready(timeout=60):
+                totals["crashed_starts"] += 1
+                daemon.kill()
+                continue
+            _, health = daemon.request("GET", "/api/health")
+            totals["safe_mode_starts"] += int(bool(health.get("safe_mode")))
+            result = verify(daemon, acked)
+            totals["lost"] += result["lost"]
+            totals["mismatched"] += result["mismatched"]
+            if n == kills:
+                peak_rss = max(peak_rss, rss_mb(daemon.proc.pid))
+                daemon.stop()
+                break
+            player = Player(daemon, acked, random.Random(rng.random()))
+            player.start()
+            time.sleep(rng.choice([rng.uniform(0.0, 0.2), rng.uniform(0.2, 1.0)]))
+            peak_rss = max(peak_rss, rss_mb(daemon.proc.pid))
+            daemon.kill()
+            player.stop.set()
+            player.join(timeout=10)
+            totals["kills"] += 1
+            if n % 50 == 0:
+                emit(part="kills", progress=n, **totals, acknowledged_now=sum(acked.values()))
+    finally:
+        if own is not None:
+            own.cleanup()
+    totals["acknowledged"] = sum(acked.values())
+    summary = {"part": "kills", **totals, "peak_rss_mb": round(peak_rss, 1), "s": round(time.monotonic() - started)}
+    emit(**summary)
+    return summary
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kills", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    print(json.dumps(run(args.kills, args.seed)))

@@ -1,0 +1,73 @@
+"""The reliability and security harness in its short mode (``python -m harness``; long mode figures
+are in docs/reliability.md). Each part's own figures are the assertions."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.__main__ import SHORT
+
+pytestmark = pytest.mark.slow
+
+
+def test_kill_9_loses_no_acknowledged_input() -> None:
+    from harness import kills
+
+    result = kills.run(**SHORT["kills"])  # type: ignore[arg-type]
+    assert result["kills"] == SHORT["kills"]["kills"] and result["acknowledged"] > 0
+    assert result["lost"] == 0 and result["mismatched"] == 0 and result["crashed_starts"] == 0
+
+
+def test_every_corruption_kind_is_whole_or_refused_with_a_banner() -> None:
+    from harness import corrupt
+
+    result = corrupt.run(**SHORT["corrupt"])  # type: ignore[arg-type]
+    assert result["kinds"] == len(corrupt.KINDS) >= 34
+    assert result["silent_losses"] == 0 and result["crashes"] == 0 and result["other_failures"] == 0, result["results"]
+    assert result["refused_with_banner"] >= 20  # most kinds lose something: they must be caught, not played on
+    refused = [r for r in result["results"].values() if r["outcome"] == "refused"]
+    assert all(r["banner"] and r["untouched"] for r in refused)
+
+
+def test_fuzzed_requests_get_no_server_error_and_refusals_change_nothing() -> None:
+    from harness import fuzz
+
+    result = fuzz.run(**SHORT["fuzz"])  # type: ignore[arg-type]
+    assert result["requests"] >= 100 and result["accepted"] > 0 and result["refused"] > 0
+    assert result["server_errors"] == 0 and result["refused_changes"] == 0, result["failures"][:5]
+
+
+def test_importer_and_replay_take_any_bytes() -> None:
+    from harness import records
+
+    result = records.run(**SHORT["records"])  # type: ignore[arg-type]
+    assert result["failures"] == 0 and result["imported"] > 0 and result["import_refused"] > 0
+
+
+def test_pin_guessing_is_slowed_to_days() -> None:
+    from harness import bruteforce
+
+    result = bruteforce.run(**SHORT["pin"])  # type: ignore[arg-type]
+    assert result["burst"]["checked"] <= 5 < result["burst"]["sent"]
+    assert result["virtual_days_for_all"] >= 5  # 200 guesses: at most 30 a day after the first hour
+
+
+def test_many_tablets_all_get_every_input() -> None:
+    from harness import tablets
+
+    result = tablets.run(**SHORT["tablets"])  # type: ignore[arg-type]
+    assert result["connected"] == result["tablets"] and result["streams_lost"] == 0
+    assert result["failed"] == 0 and result["missed_pairs"] == 0 and result["inputs"] == SHORT["tablets"]["inputs"]
+
+
+def test_disk_full_read_only_and_stalled() -> None:
+    from harness import disk
+
+    result = disk.run(**SHORT["disk"])  # type: ignore[arg-type]
+    full = result["full"]
+    assert 503 in full["codes"] and not full["changed_while_full"] and all(c != 500 for c in full["codes"])
+    assert full.get("lost", 0) == 0
+    if "read_only" in result:
+        ro = result["read_only"]
+        assert ro["started"] and ro["safe_mode"] and ro["input_code"] == 503 and ro["entries_shown"] > 0
+    assert result["stall"]["state_answered_s"] < 1 and result["stall"]["new_stream_s"] < 1

@@ -1,0 +1,184 @@
+"""Journal integrity (issue 28, finding 4): backups, the start-up check, safe mode and recovery, and
+disk errors that refuse an input instead of answering 500."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.backups import BackupKeeper, list_backups, newest_good, take_backup
+from companion.cli import main
+from companion.config import Config
+from companion.integrity import inspect
+from companion.journal import Journal, JournalUnavailable
+from companion.recovery import Recovery, open_journal
+from companion.session import Table
+from companion.web import create_app
+
+AUTH = {"X-Table-Pin": "4321"}
+ROLL = {"type": "roll", "dice": ["worm", "worm", 4, 4, 4, 1, 2, 3]}
+
+
+def played(folder: Path, inputs: int = 12) -> tuple[Journal, Table]:
+    journal = Journal(folder / "companion.sqlite3")
+    table = Table(journal, rng=random.Random(0))
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    for _ in range(inputs):
+        table.submit(ROLL, device="t")
+        table.undo(device="t")
+    return journal, table
+
+
+def test_backups_are_checked_rotated_and_the_newest_good_one_is_offered(tmp_path: Path) -> None:
+    journal, table = played(tmp_path)
+    folder = tmp_path / "backups"
+    made = []
+    for _ in range(4):
+        table.submit(ROLL, device="t")
+        table.undo(device="t")
+        made.append(take_backup(journal, folder, keep=3))
+    assert all(made) and [p.name for p in list_backups(folder)] == [p.name for p in reversed(made[1:])]
+    assert take_backup(journal, folder, keep=3) is None  # nothing new since the last one
+    assert inspect(made[-1]).ok and inspect(made[-1]).entries == journal.high_ids()[1]
+    newest = list_backups(folder)[0]
+    newest.write_bytes(newest.read_bytes()[:4096] + b"\xff" * 4096)  # the newest is damaged
+    assert newest_good(folder) == made[-2]
+    journal.close()
+
+
+def test_a_backup_follows_a_finished_game(tmp_path: Path) -> None:
+    journal, table = played(tmp_path, 1)
+    keeper = BackupKeeper(journal, tmp_path / "backups", every_s=3600, poll_s=0.05)
+    try:
+        journal.mark(1, finished=True, summary="Ann wins")
+        deadline = time.monotonic() + 10
+        while not list_backups(tmp_path / "backups") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list_backups(tmp_path / "backups")
+    finally:
+        keeper.close()
+        journal.close()
+
+
+def lose_the_log(folder: Path) -> None:
+    """What a power cut plus a lost -wal file does: the last inputs are gone from the journal."""
+    db = folder / "companion.sqlite3"
+    copy = sqlite3.connect(db)
+    copy.execute("DELETE FROM entries WHERE id > (SELECT MAX(id) - 3 FROM entries)")
+    copy.commit()
+    copy.close()
+
+
+def test_a_shortened_journal_starts_safe_mode_and_is_restored(tmp_path: Path) -> None:
+    journal, table = played(tmp_path)
+    backup = take_backup(journal, tmp_path / "backups")
+    table.submit(ROLL, device="t")
+    table.undo(device="t")
+    journal.close()
+    lose_the_log(tmp_path)
+    files = (tmp_path / "companion.sqlite3").read_bytes()
+
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    assert opened.refused and "shorter than what it acknowledged" in opened.refused and opened.offer == backup
+    assert opened.kept is not None and (opened.kept / "companion.sqlite3").read_bytes() == files
+    table = Table(opened.journal)
+    with pytest.raises(JournalUnavailable):
+        table.new_game("heckmeck", ["Ann", "Bob"])
+    assert (tmp_path / "companion.sqlite3").read_bytes() == files  # untouched
+    again = open_journal(tmp_path / "companion.sqlite3")  # the next start: the same safe mode, no crash
+    assert again.refused and again.kept == opened.kept
+
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(table)
+    assert result["restored"] == backup.name
+    assert (Path(result["aside"]) / "companion.sqlite3").read_bytes() == files
+    assert table.journal.refuse is None and table.view()["game"]["inputs"] == 0
+    table.submit(ROLL, device="t")  # inputs are saved again
+    table.journal.close()
+    assert open_journal(tmp_path / "companion.sqlite3").refused is None
+
+
+def test_journal_check_and_recover_from_the_console(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    journal, table = played(tmp_path)
+    take_backup(journal, tmp_path / "backups")
+    journal.close()
+    assert main(["journal", "check", "--data", str(tmp_path)]) == 0
+    (tmp_path / "companion.sqlite3").write_text("not a database")
+    assert main(["journal", "check", "--data", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "DAMAGED" in out and "backup good" in out
+    assert main(["journal", "recover", "--data", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "moved, untouched" in out and "whole" in out
+    assert main(["journal", "check", "--data", str(tmp_path)]) == 0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE meta SET value = '7' WHERE key = 'schema_version'",
+        "UPDATE games SET header = 'nonsense' WHERE id = 1",
+        "UPDATE entries SET entry = '{\"type\": 5}' WHERE id = 2",
+        "DELETE FROM entries WHERE id = 2",
+    ],
+)
+def test_damage_inside_the_journal_is_found(tmp_path: Path, damage: str) -> None:
+    journal, _ = played(tmp_path)
+    journal.close()
+    db = sqlite3.connect(tmp_path / "companion.sqlite3")
+    db.execute(damage)
+    db.commit()
+    db.close()
+    assert not inspect(tmp_path / "companion.sqlite3").ok
+
+
+def test_a_bad_header_row_does_not_hide_the_other_games(tmp_path: Path, config: Config) -> None:
+    journal, table = played(tmp_path, 1)
+    table.new_game("heckmeck", ["Cy", "Di"])
+    journal._db.execute("UPDATE games SET header = '{' WHERE id = 1")
+    client = create_app(table, config=config).test_client()
+    res = client.get("/api/games")
+    assert res.status_code == 200 and len(res.get_json()["games"]) == 2
+    journal.close()
+
+
+def test_a_full_disk_refuses_the_input_with_503_and_changes_nothing(tmp_path: Path, config: Config) -> None:
+    journal, table = played(tmp_path, 1)
+    client = create_app(table, config=config).test_client()
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count = {pages}")
+    version, inputs = table.version, table.view()["game"]["inputs"]
+    res = None
+    for _ in range(300):
+        res = client.post("/api/input", json={"action": ROLL}, headers=AUTH)
+        if res.status_code != 200:
+            break
+        client.post("/api/undo", headers=AUTH)
+        version, inputs = table.version, table.view()["game"]["inputs"]
+    assert res is not None and res.status_code == 503, res.get_json()
+    assert "disk is full" in res.get_json()["error"] and res.headers["Retry-After"]
+    assert table.version == version and table.view()["game"]["inputs"] == inputs
+    journal.close()
+
+
+def test_a_read_only_folder_shows_the_games_and_refuses_inputs(tmp_path: Path) -> None:
+    journal, _ = played(tmp_path, 2)
+    journal.close()
+    opened = open_journal(tmp_path / "companion.sqlite3", writable=False)
+    assert opened.refused and "read-only" in opened.refused
+    table = Table(opened.journal)
+    assert table.view()["game"] is not None  # the open game is shown
+    with pytest.raises(JournalUnavailable):
+        table.submit(ROLL, device="t")
+
+
+def test_the_recover_api_needs_the_pin_and_a_damaged_journal(tmp_path: Path, config: Config) -> None:
+    journal, table = played(tmp_path, 1)
+    client = create_app(table, config=config).test_client()
+    assert client.post("/api/journal/recover").status_code == 403
+    assert client.post("/api/journal/recover", headers=AUTH).status_code == 409
+    assert client.get("/api/journal").get_json()["damaged"] is False
+    journal.close()

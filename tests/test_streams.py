@@ -1,0 +1,97 @@
+"""Event streams and connections (issue 28, findings 1 and 6): closed pages free their slot, full
+stream slots never block inputs, dead clients are dropped, idle connections do not lock anyone out."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from live import EventStream, serve
+from waitress.channel import HTTPChannel
+
+from companion.config import Config, ServerConfig, StoreConfig
+from companion.daemon import IDLE_TIMEOUT, make_server
+from companion.session import Table
+from companion.web import create_app
+from companion.web.hub import Hub
+
+AUTH = {"X-Table-Pin": "4321", "Content-Type": "application/json"}
+
+
+def post(base: str, path: str, body: dict[str, object]) -> int:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=AUTH, method="POST")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return int(response.status)
+
+
+def test_a_closed_page_frees_its_slot_at_the_next_heartbeat(table: Table, tmp_path: object) -> None:
+    hub = Hub(max_streams=4, keepalive=0.2)
+    with daemon_server(table, str(tmp_path), hub) as (_, port):
+        page = EventStream(f"http://127.0.0.1:{port}")
+        page.next()
+        assert hub.streams == 1
+        page.close()
+        deadline = time.monotonic() + 3
+        while hub.streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.streams == 0
+
+
+def test_full_stream_slots_never_block_an_input(table: Table, config: Config) -> None:
+    config = Config(server=ServerConfig(pin="4321", sse_max_streams=4), store=config.store, mock=True)
+    hub = Hub(max_streams=4)
+    with serve(create_app(table, config=config, hub=hub), threads=config.threads) as base:
+        pages = [EventStream(base, source=f"127.0.0.{10 + i}") for i in range(6)]  # two get 503 (no slot)
+        assert hub.streams == 4
+        started = time.monotonic()
+        assert post(base, "/api/games", {"game": "heckmeck", "players": ["Ann", "Bob"]}) == 201
+        assert time.monotonic() - started < 2
+        for page in pages:
+            page.close()
+
+
+@contextmanager
+def daemon_server(table: Table, tmp: str, hub: Hub | None = None) -> Iterator[tuple[object, int]]:
+    """The server as ``companion run`` builds it, on a free port."""
+    config = Config(server=ServerConfig(pin="4321", host="127.0.0.1"), store=StoreConfig(tmp), mock=True)
+    app = create_app(table, config=config, hub=hub)
+    server = make_server(app, config, port=0)
+    port = server.socket.getsockname()[1]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield server, port
+    finally:
+        app.extensions["companion"]["hub"].close()
+        server.trigger.pull_trigger(lambda: [c.close() for c in list(server._map.values())])
+        thread.join(timeout=5)
+        server.task_dispatcher.shutdown()
+
+
+def test_accepted_connections_drop_dead_clients(table: Table, tmp_path: object) -> None:
+    with daemon_server(table, str(tmp_path)) as (server, port):
+        client = socket.create_connection(("127.0.0.1", port))
+        time.sleep(0.3)
+        accepted = [c.socket for c in list(server._map.values()) if isinstance(c, HTTPChannel)]  # type: ignore[attr-defined]
+        assert accepted
+        sock = accepted[0]
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 20000  # 20 s unanswered: gone
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 10
+        client.close()
+    assert IDLE_TIMEOUT <= 30
+
+
+def test_idle_connections_do_not_lock_anyone_out(table: Table, tmp_path: object) -> None:
+    with daemon_server(table, str(tmp_path)) as (_, port):
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(150)]  # send nothing
+        time.sleep(0.5)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=5) as response:
+            assert response.status == 200
+        for sock in idle:
+            sock.close()
