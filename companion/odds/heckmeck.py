@@ -215,9 +215,10 @@ class TurnSolver:
         self._roll_value[key] = value
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def solver(board: Board, objective: str) -> TurnSolver:
-    """One solver per board and objective (``worms`` or ``chance``), kept for the whole turn."""
+    """One solver per board and objective (``worms`` or ``chance``), kept for the whole turn. A few
+    only: a full table of endings is about 1.3 MB."""
     if objective == "worms":
         return TurnSolver(board, worm_weights(board))
     return TurnSolver(board, chance_weights(), vector=False)
