@@ -12,6 +12,9 @@ count and colour per die found. ``--network`` times the network alone: ms a wind
 each layer of a 32-window batch. ``--compare NAME=A,B`` times the reader with its constant ``NAME`` at A
 and at B, taking turns in one process (four passes each), so that the machine's drift falls on both.
 ``--model`` times another network than the shipped one (a candidate from ``training/train_faces.py``).
+``--detector`` times the reader with the learned die detector (``companion/vision/detector.py``), the
+detector alone, and the memory it adds (resident set before and after loading it and reading a frame);
+``--square 640`` resizes every photo to 640x640 first.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import cv2
 import numpy as np
 
 from companion.vision.colour import body_colour
+from companion.vision.detector import DieDetector
 from companion.vision.evaluate import find_images
 from companion.vision.pips import count_pips
 from companion.vision.reader import DiceReader
@@ -35,6 +39,14 @@ from companion.vision.segment import find_dice
 ROOT = Path(__file__).resolve().parents[1]
 SPLIT = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
 DEFAULT = [Path("/work/shared/data/dice/nell-byler-d6"), Path("/work/shared/data/dice/matteop65-webcam")]
+
+
+def rss_mb() -> float:
+    """The process's resident memory, MB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
@@ -124,7 +136,13 @@ def main(argv: list[str]) -> int:
         name, _, values = argv[i + 1].partition("=")
         versus = (name, values.split(","))
         argv = argv[:i] + argv[i + 2 :]
-    argv = [a for a in argv if a not in ("--parts", "--network")]
+    with_detector = "--detector" in argv
+    square = None
+    if "--square" in argv:
+        i = argv.index("--square")
+        square = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2 :]
+    argv = [a for a in argv if a not in ("--parts", "--network", "--detector")]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cv2.setNumThreads(1)
@@ -132,10 +150,20 @@ def main(argv: list[str]) -> int:
     if not dirs:
         dirs = sorted((ROOT / "tests" / "fixtures" / "dice").iterdir())
     reader = DiceReader(model)
+    detector = None
+    if with_detector:
+        reader.read(np.full((480, 640, 3), 120, np.uint8))
+        before = rss_mb()
+        detector = DieDetector()
+        reader = DiceReader(model, detector=detector)
+        reader.read(np.full((480, 640, 3), 120, np.uint8))
+        print(f"memory: the detector adds {rss_mb() - before:.1f} MB resident (loaded and run once)")
     for d in dirs:
         held_back = set(SPLIT.get(d.name, {}).get("test", []))
         paths = [p for p in find_images(d) if not held_back or p.stem in held_back][:80]
         frames = [f for f in (cv2.imread(str(p)) for p in paths) if f is not None]
+        if square:
+            frames = [cv2.resize(f, (square, square), interpolation=cv2.INTER_AREA) for f in frames]
         reader.read(frames[0])  # warm-up: the first forward pass sets up the network
         runs = []
         for _ in range(3):
@@ -150,6 +178,14 @@ def main(argv: list[str]) -> int:
         every = sorted(m for ms in runs for m in ms)
         print(f"{d.name}: {len(frames)} photos {w}x{h}, median {medians[1]:.1f} ms (runs {medians[0]:.1f}-"
               f"{medians[2]:.1f}), p90 {every[int(0.9 * len(every))]:.1f} ms (one core)")
+        if detector is not None:
+            ms = []
+            for _ in range(3):
+                for f in frames:
+                    t = time.perf_counter()
+                    detector.detect(f)
+                    ms.append((time.perf_counter() - t) * 1000)
+            print(f"  detector alone: median {statistics.median(ms):.1f} ms")
         if show_parts:
             print(parts(reader, frames))
         if versus is not None:

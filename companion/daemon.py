@@ -65,6 +65,7 @@ def tablet_urls(host: str, port: int) -> list[str]:
 
 
 CONNECTION_LIMIT = 500  # open connections before waitress stops accepting (idle ones are closed below)
+OUTBUF_LIMIT = 256 * 1024  # bytes buffered for one connection before its stream waits
 IDLE_TIMEOUT = 20  # seconds a connection may send nothing and wait for nothing before it is closed
 
 
@@ -92,6 +93,10 @@ def make_server(app: Any, config: Config, *, port: int | None = None) -> Any:
         channel_timeout=IDLE_TIMEOUT,
         cleanup_interval=IDLE_TIMEOUT // 2,
         channel_request_lookahead=1,  # keep reading while a stream runs, so a closed page is noticed
+        # a page that reads slowly makes its stream wait (and skip to the newest view) instead of
+        # piling views up in the server's memory: at most this much is buffered per connection
+        outbuf_high_watermark=OUTBUF_LIMIT,
+        outbuf_overflow=OUTBUF_LIMIT,
     )
     server.adj.socket_options = [*server.adj.socket_options, *dead_client_options()]
     return server

@@ -9,14 +9,18 @@ from companion.vision.reader import Reading
 
 SURE = (60, 200, 60)  # BGR green: read with confidence
 UNSURE = (0, 170, 255)  # amber: please confirm on the tablet
+LOOKED = (200, 200, 200)  # grey: looked at there, found no die (a missed die shows up here)
 
 
 def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
-    """A copy of ``frame`` with each die's box, value and confidence drawn; uncertain dice in amber."""
+    """A copy of ``frame`` with each die's box, value and confidence drawn; uncertain dice in amber;
+    places the reader looked at and found no die as thin grey circles."""
     out = frame.copy()
     h = out.shape[0]
     scale = max(0.4, h / 900.0)
     thick = max(1, round(h / 400.0))
+    for cx, cy, size in reading.looked:
+        cv2.circle(out, (round(cx), round(cy)), max(2, round(size / 2)), LOOKED, thick, cv2.LINE_AA)
     for die in reading.dice:
         colour = UNSURE if die.uncertain else SURE
         x0, y0, x1, y1 = die.box

@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                       help="the faces the dice can show, if known: e.g. 1 2 3 4 5 6 (no symbol face), "
                            "1 2 3 4 5 worm (Heckmeck) or worm 2 3 4 5 6 (a symbol on the 1); 'symbol' = 'worm'")
     read.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. the table's own")
+    read.add_argument("--detector", action="store_true", help="find the dice with the learned detector too")
     read.set_defaults(func=_read)
 
     ev = dsub.add_parser("eval", help="score the reader against YOLO labels (DIR/images, DIR/labels)")
@@ -33,6 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. one in training")
     ev.add_argument("--faces", action=_Faces, nargs="+", metavar="FACE", help="the faces the dice can show")
+    ev.add_argument("--detector", action="store_true", help="find the dice with the learned detector too")
     ev.set_defaults(func=_eval)
 
     cal = dsub.add_parser("calibrate", help="build a profile from labelled photos of the table's dice")
@@ -86,6 +88,14 @@ def _positionals(args: argparse.Namespace, name: str) -> list[str]:
     return given + list(getattr(args, "after_faces", []))
 
 
+def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    if not getattr(args, "detector", False):
+        return None
+    from companion.vision.detector import DieDetector
+
+    return DieDetector()
+
+
 def _load_profile(path: str | None):  # type: ignore[no-untyped-def]
     if path is None:
         return None
@@ -104,7 +114,7 @@ def _read(args: argparse.Namespace) -> int:
     if not images:
         print("companion dice read: give at least one image", file=sys.stderr)
         return 2
-    reader = DiceReader(args.model, profile=_load_profile(args.profile))
+    reader = DiceReader(args.model, profile=_load_profile(args.profile), detector=_detector(args))
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -148,7 +158,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.split and only is None:
         print(f"{data}: not in split.json", file=sys.stderr)
         return 2
-    reader = DiceReader(args.model, profile=_load_profile(args.profile))
+    reader = DiceReader(args.model, profile=_load_profile(args.profile), detector=_detector(args))
     score = Score()
     for _, frame, labels in iterate(data, skip=args.skip, only=only):
         reading = reader.read(frame, faces=args.faces)

@@ -9,6 +9,12 @@
 4. ``pips`` counts pips classically; where count and classifier disagree the die is uncertain.
 5. ``colour`` names the body colour.
 
+With a ``detector`` (``detector.py``, a learned die finder) the detector proposes the dice and
+segmentation is a second witness: its windows are classified too. A die the detector is sure of is
+kept even when the classifier doubts it (its confidence then stays low, so the tablet asks); a die the
+detector only doubts is kept when the empty tray (``empty_tray.py``, from the calibration) shows
+something there.
+
 The confidence is the calibrated probability of the answer, lowered when the two readers disagree.
 Below ``UNCERTAIN`` the tablet should ask for one tap.
 """
@@ -26,6 +32,9 @@ from companion.vision import FACES, exposure
 from companion.vision.classifier import FaceClassifier
 from companion.vision.colour import body_colour
 from companion.vision.crops import patch
+from companion.vision.detector import Detection, DieDetector
+from companion.vision.detector import available as detector_available
+from companion.vision.empty_tray import EmptyTray
 from companion.vision.pips import count_pips
 from companion.vision.profile_adapt import Profile
 from companion.vision.segment import find_dice, windows
@@ -49,6 +58,9 @@ RESIZE_STEPS = 3  # the network sees at most about twice its window, so large di
 SETTLED = 0.06  # a window whose top face is off-centre by less than this (window sides) stays
 SCALE_SETTLED = 0.1  # ... and whose size is within this (log) of the right one
 WINDOW = 1.15  # window side / die side: the margin that centred training windows had
+USE_DETECTOR = False  # the daemon's reader uses the learned detector (docs/vision.md, "The die detector")
+DETECT_WINDOW = 1.1  # classifier window side / the detector's die box side
+DOUBT = 0.1  # detections at least this likely are classified; kept if the empty tray shows them
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 # How the classical pip counter errs, where it gives a count at all: rows the true face (1-6), columns
 # its count (1-6), counted on the reader's own windows in the train photos of both dev sets, read once
@@ -96,6 +108,10 @@ class DieReading:
 class Reading:
     dice: list[DieReading] = field(default_factory=list)
     ms: float = 0.0
+    # Places the reader looked at and did not take for a die (with a detector: its doubtful proposals
+    # and what differs from the empty tray), as (cx, cy, size): the annotated frame shows them, so a
+    # player sees a die that was missed.
+    looked: tuple[tuple[float, float, float], ...] = ()
 
     @property
     def values(self) -> list[int | str]:
@@ -124,24 +140,32 @@ class DiceReader:
     """Holds the loaded network (load once) and an optional profile of the table's dice."""
 
     def __init__(self, model_path: Path | str | None = None, profile: Profile | None = None,
-                 pip_counts: np.ndarray | None = None) -> None:
+                 pip_counts: np.ndarray | None = None, detector: DieDetector | None = None) -> None:
         """``pip_counts``: how the pip counter errs, in place of ``PIP_COUNTS`` (for measuring a set
-        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``)."""
+        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``).
+        ``detector``: the learned die finder, proposing dice before segmentation does."""
         self.classifier = FaceClassifier(model_path)
         self.profile = profile
+        self.detector = detector
+        self.last_detections: list[Detection] = []  # what the detector proposed in the last frame
+        self._looked: list[tuple[float, float, float]] = []
         self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
-             die_size: float | None = None, faces: Sequence[int | str] | None = None) -> Reading:
+             die_size: float | None = None, faces: Sequence[int | str] | None = None,
+             empty: EmptyTray | None = None) -> Reading:
         """``faces``: the faces the table's dice can show, when the caller knows them (the game's, or
         the set's: no symbol face outside Heckmeck, or a symbol on any face in place of its number); a
         die is then read as the likeliest of those, and nothing is guessed about the set
-        (``one_set``)."""
+        (``one_set``). ``empty``: the empty tray seen by the same camera (with a detector only)."""
         t0 = time.perf_counter()
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
         size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
-        found = self._dice_windows(frame, size_hint, prof)
+        if self.detector is not None:
+            found = self._detector_windows(frame, size_hint, prof, empty)
+        else:
+            found = self._dice_windows(frame, size_hint, prof)
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
@@ -151,7 +175,11 @@ class DiceReader:
         dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
-        return Reading(dice, (time.perf_counter() - t0) * 1000.0)
+        looked: tuple[tuple[float, float, float], ...] = ()
+        if self.detector is not None:
+            looked = tuple((x, y, s) for x, y, s in self._looked
+                           if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
+        return Reading(dice, (time.perf_counter() - t0) * 1000.0, looked)
 
     def window_patches(self, frame: np.ndarray, die_size: float | None = None
                        ) -> list[tuple[float, float, float, np.ndarray]]:
@@ -233,6 +261,49 @@ class DiceReader:
             typical = float(np.median([w.size for w in dice]))
             dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
         return self._suppress(dice)
+
+    def _detector_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None,
+                          empty: EmptyTray | None) -> list[_Window]:
+        """The detector's dice, segmentation's windows (and, with the empty tray, the places that
+        differ from it) all classified, moved onto top faces and searched around as without a
+        detector; a die is what the classifier takes for one, or what the detector is sure of, or what
+        it doubts where the empty tray shows something."""
+        assert self.detector is not None
+        dets = self.detector.detect(frame, threshold=DOUBT)
+        self.last_detections = dets
+        sure = [d for d in dets if d.score >= self.detector.threshold]
+        hint = die_size
+        if hint is None and sure:
+            hint = float(np.median([d.size for d in sure])) / DETECT_WINDOW
+        witness, side = self._proposals(frame, hint)
+        shown: list[tuple[float, float, float]] = empty.changes(frame, hint or side) if empty is not None else []
+        self._looked = [(d.cx, d.cy, d.size) for d in dets] + [(x, y, s / 1.15) for x, y, s in shown]
+        # A doubtful detection is proposed only where the empty tray shows something: alone, the
+        # classifier takes too many tray corners and props among them for dice (the dev photos).
+        proposed = [d for d in dets if d.score >= self.detector.threshold
+                    or any(np.hypot(d.cx - x, d.cy - y) < 0.5 * max(s, d.size) for x, y, s in shown)]
+        wins = [(d.cx, d.cy, d.size * DETECT_WINDOW, patch(frame, d.cx, d.cy, d.size * DETECT_WINDOW,
+                                                           self.classifier.patch)) for d in proposed]
+        wins += witness
+        wins += [(cx, cy, s, patch(frame, cx, cy, s, self.classifier.patch)) for cx, cy, s in shown]
+        found = self._classify(wins, prof)
+        # Kept even if the classifier doubts them (their confidence then stays low, so the tablet asks).
+        # Keeping only detections above 0.5 this way cut the extra dice of the dev webcam photos from 40
+        # to 18 but lost 16 of 203 dice on the dev close-ups and crops.
+        vouched = found[: len(proposed)]
+        if self.classifier.has_offset:
+            first = found
+            found = self._recentre(frame, found, prof)
+            found += self._search_lost(frame, first, found, prof)
+        dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
+        if dice and die_size is None:
+            typical = float(np.median([w.size for w in dice]))
+            dice = [w for w in dice if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
+        dice = self._suppress(dice)
+        for w in sorted(vouched, key=lambda w: -self._face_score(w)):
+            if all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.5 * max(w.size, d.size) for d in dice):
+                dice.append(w)
+        return dice
 
     def _recentre(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
         """Windows on or near a die are moved to where the network sees its top face, at the die's size,
@@ -391,10 +462,11 @@ _DEFAULT: DiceReader | None = None
 
 
 def default_reader() -> DiceReader:
-    """The process-wide reader with the shipped model (loaded on first use)."""
+    """The process-wide reader with the shipped model (loaded on first use), with the learned die
+    detector when ``USE_DETECTOR`` and its model is shipped."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = DiceReader()
+        _DEFAULT = DiceReader(detector=DieDetector() if USE_DETECTOR and detector_available() else None)
     return _DEFAULT
 
 

@@ -29,16 +29,17 @@ class _Stream:
 
 
 class Hub:
-    """``max_streams`` pages at once, ``per_client`` of them from one client: a page that reopens its
-    stream (a reload, a tablet back on the Wi-Fi) ends that client's oldest one instead of waiting for
-    a slot, and one machine cannot hold every slot. ``keepalive`` seconds between heartbeats: a write to
+    """``max_streams`` pages at once (``per_client`` of them from one client, by default any number):
+    when every slot is taken, a client's new stream (a reload, a tablet back on the Wi-Fi) ends that
+    client's oldest one instead of waiting, and a new client takes the oldest stream of a client that
+    holds several, so one machine cannot keep every slot. ``keepalive`` seconds between heartbeats: a write to
     a vanished client fails (the server's sockets give up on unanswered data after 20 s), which ends
     its stream within 30 s."""
 
-    def __init__(self, *, max_streams: int = 8, keepalive: float = 10.0, per_client: int = 2) -> None:
+    def __init__(self, *, max_streams: int = 8, keepalive: float = 10.0, per_client: int | None = None) -> None:
         self.max_streams = max_streams
         self.keepalive = keepalive
-        self.per_client = per_client
+        self.per_client = per_client or max_streams
         self._lock = threading.Lock()
         self._streams: list[_Stream] = []  # oldest first
         self._latest: tuple[int, str] | None = None

@@ -60,6 +60,7 @@ function connect() {
   clearTimeout(retryTimer);
   if (source) source.close();
   source = new EventSource("/api/events");
+  window.companionStream = source;  // for a look from the console (or a test) at the live stream
   source.addEventListener("view", (e) => {
     retryDelay = 1000;
     setOffline(false);
@@ -167,6 +168,7 @@ function deviceWord(word) { return DEVICE_WORDS[word] || word; }
 
 function render(v) {
   view = v;
+  document.body.dataset.version = String(v.version);  // lets a test (or a curious player) see the page caught up
   const g = v.game;
   for (const el of document.querySelectorAll("main button, main input, main select")) el.disabled = false;
   const devices = v.status.devices || {};
@@ -259,7 +261,8 @@ function render(v) {
 // The prompt, with the name of whoever must act now picked out (it is the first thing to read).
 function drawPrompt(g, aw) {
   const el = $("waiting");
-  const text = aw.prompt;
+  // at the end the outcome box below says who won: the prompt does not say it a second time
+  const text = g.outcome ? _("The game is over.") : aw.prompt;
   const names = aw.players.map((i) => g.players[i]);
   el.replaceChildren();
   let rest = text;
@@ -499,6 +502,7 @@ function renderDiceEntry(g, aw, devices) {
   const box = $("dice-entry");
   const spec = aw.dice;
   box.hidden = !spec;
+  box.dataset.count = spec ? String(spec.count) : "";
   if (!spec) { entered = []; return; }
   const key = `${g.id}:${g.inputs}`;
   if (renderDiceEntry.key !== key) { entered = []; renderDiceEntry.key = key; }
@@ -523,6 +527,8 @@ function renderDiceEntry(g, aw, devices) {
     $("faces").replaceChildren(...spec.colours.map(([colour, n]) => {
       const row = document.createElement("div");
       row.className = "colour-row";
+      row.dataset.colour = colour;
+      row.dataset.count = String(n);
       const name = document.createElement("span");
       name.className = "colour-name";
       const owner = ((g.scoreboard && g.scoreboard.players) || []).find((p) => p.colour === colour);

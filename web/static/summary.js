@@ -28,10 +28,16 @@
     $("btn-summary").hidden = !summaryOf;
     $("btn-results").hidden = !g.outcome;
     const dlg = $("dlg-summary");
-    if (summaryOf && !seen(summaryOf.key) && !g.outcome && !document.querySelector("dialog[open]")) openSummary(summaryOf);
-    else if (dlg.open && summaryOf && dlg.dataset.key === summaryOf.key) $("summary-body").replaceChildren(...summaryOf.build());
-    else if (dlg.open && !summaryOf) dlg.close();  // an undo took the round back
-    if (g.outcome && resultsShownFor !== g.id && !seen(`${g.id}:results`) && !document.querySelector("dialog[open]")) {
+    const otherOpen = [...document.querySelectorAll("dialog[open]")].some((d) => d !== dlg);
+    if (dlg.open && (!summaryOf || g.outcome)) {
+      dlg.close();  // an undo took the round back, or the results take its place
+    } else if (summaryOf && dlg.open) {
+      if (dlg.dataset.key !== summaryOf.key) markSeen(dlg.dataset.key);  // a newer round replaces it
+      openSummary(summaryOf);
+    } else if (summaryOf && !seen(summaryOf.key) && !g.outcome && !otherOpen) {
+      openSummary(summaryOf);
+    }
+    if (g.outcome && resultsShownFor !== g.id && !seen(`${g.id}:results`) && !otherOpen) {
       resultsShownFor = g.id;
       results(g);
     }
@@ -43,6 +49,7 @@
     const ms = Date.parse(b) - Date.parse(a);
     if (!(ms >= 0)) return "";
     const m = Math.round(ms / 60000);
+    if (m < 1) return _("The game took less than a minute.");
     if (m < 60) return ngettext("The game took {n} minute.", "The game took {n} minutes.", m);
     const hours = Math.floor(m / 60);
     return _("The game took {h} h {m} min.", { h: hours, m: m % 60 });
@@ -109,16 +116,15 @@
     if (!window.uPlot || story.series.length < 2) return;
     const xs = story.series.map((p) => p.step);
     const data = [xs, ...g.players.map((_n, i) => story.series.map((p) => p.scores[i]))];
-    const width = Math.max(280, Math.min(box.clientWidth || 600, 900));
-    const dark = document.documentElement.dataset.theme !== "light";
-    const ink = dark ? "#f4f1e6" : "#1d1d1d";
-    const axis = { stroke: ink, grid: { stroke: dark ? "rgba(255,255,255,0.12)" : "rgba(0,0,0,0.1)" } };
+    const width = Math.max(280, Math.min(box.clientWidth || box.parentElement.clientWidth || 600, 900));
+    const axis = { stroke: "#1d1d1d", grid: { stroke: "rgba(0,0,0,0.12)" }, ticks: { stroke: "rgba(0,0,0,0.3)" } };  // on the cream dialog
     chart = new window.uPlot({
       width,
-      height: 220,
+      height: 200,
       title: _("Scores over the game"),
       scales: { x: { time: false } },
-      axes: [{ ...axis, label: _("Inputs") }, { ...axis, label: gv.scoreName || _("Score") }],
+      axes: [{ ...axis, label: _("Inputs") },
+        { ...axis, label: gv.scoreName || _("Score"), size: 60, values: (u, vals) => vals.map((v) => (gv.formatScore ? gv.formatScore(v) : String(v))) }],
       series: [
         { label: _("Input") },
         ...g.players.map((n, i) => ({

@@ -43,12 +43,8 @@
       const h = window.h;
       return {
         key: `cleared:${sb.round}:${sb.cleared.length}`,
-        title: _("Round {n}: tables cleared", { n: sb.round }),
-        build: () => sb.cleared.map((c) => {
-          const line = h("div", "summary-line");
-          line.append(h("b", "", _("Table {t}", { t: c.table })), " ", c.text);
-          return line;
-        }),
+        title: _("Round {n}: what each table paid", { n: sb.round }),
+        build: () => sb.cleared.map((c) => h("div", "summary-line", c.text)),
       };
     },
     render(sb, el) {

@@ -3,7 +3,8 @@
 (function () {
   const LEFT = [["A", 2], [null, 1], ["C", 4], [null, 1], ["E", 2]];
   const RIGHT = [["B", 2], [null, 1], ["D", 3], [null, 1], ["F", 3]];
-  const TILE = { purple: "#7e57c2", gold: "#d4a017", aqua: "#26a69a", silver: "#b0bec5", brown: "#8d5a3b" };
+  const TILE = { purple: "#5e35b1", gold: "#d4a017", aqua: "#26a69a", silver: "#b0bec5", brown: "#6d4c41" };
+  const TILE_INK = { purple: "#fff", brown: "#fff" };  // dark tiles take white writing (contrast)
 
   function place(blocks) {
     // block letter -> first grid row (1-based) of that block
@@ -34,7 +35,7 @@
       return sb.players.map((p, i) => ({
         values: [
           { text: String(p.points), unit: ngettext("point", "points", p.points), testid: `points-${i}` },
-          { text: `$${p.money}M`, unit: _("money"), testid: `score-${i}` },
+          { text: `$${p.money}M`, unit: "", testid: `score-${i}` },
         ],
         detail: [
           ngettext("{n} marker left", "{n} markers left", p.markers_left),
@@ -86,6 +87,7 @@
         let says = lot.lot;
         if (lot.tile) {
           cell.style.background = TILE[lot.tile.colour] || "#999";
+          cell.style.color = TILE_INK[lot.tile.colour] || "#111";
           cell.classList.add("built");
           if (lot.tile.player !== null && lot.tile.player !== undefined) {
             const d = h("span", `die ${colourOf(lot.tile.player)}`, String(lot.tile.value));

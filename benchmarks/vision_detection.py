@@ -1,0 +1,190 @@
+"""Finding the dice apart from reading them, per set, on the held-back photos: today's reader, the
+learned detector alone, and the reader with the detector; then face accuracy of both readers, blind
+and after a 5-photo calibration, with and without the empty-tray reference.
+
+    .venv/bin/python benchmarks/vision_detection.py [--data /work/shared/data/dice] [--part test]
+        [--sets NAME ...] [--detector M.onnx] [--no-calibration] [--rendered N]
+
+``--part dev`` scores the dev photos instead (``training/detector/data.py``: where settings are
+chosen); ``--part test`` (default) the held-back photos of ``companion/vision/split.json``.
+``--detector`` scores another detector than the shipped one, e.g. one trained ``--without`` a set
+(the leave-one-source-out run). A die is found when a proposal's box holds its label box's centre.
+
+The calibration is the one of ``benchmarks/vision_accuracy.py``: a profile from 5 photos of the set's
+train part. The empty-tray reference needs a fixed camera: matteop65-webcam's capture groups are one
+webcam each, so the reference of a held-back frame is the per-pixel median of 5 train frames of its
+group (``EmptyTray.from_frames``); the phone and close-up sets have no fixed camera and get none.
+``--rendered N`` adds N rendered hard trays (dark dice on dark felt, translucent dice, walls; seeds
+the training never used) whose empty tray is rendered exactly; rendered numbers show the mechanism,
+they are no accuracy claim.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from companion.vision.detection_score import DetectionScore
+from companion.vision.detector import DieDetector
+from companion.vision.empty_tray import EmptyTray
+from companion.vision.evaluate import LabelledDie, Score, iterate
+from companion.vision.profile_build import build_profile
+from companion.vision.reader import UNCERTAIN, DiceReader
+
+ROOT = Path(__file__).resolve().parents[1]
+SETS = ("nell-byler-d6", "matteop65-webcam", "rune55-gray-closeups", "chase-casino-crops")
+
+
+def dev_stems(name: str) -> list[str]:
+    sys.path.insert(0, str(ROOT))
+    from training.detector.data import parts  # the dev rule lives with the training code
+
+    return parts(name)["dev"]
+
+
+def group(stem: str) -> str:
+    m = re.match(r"(.*?)_?(\d+)$", stem)
+    return m.group(1) if m else stem
+
+
+def score_set(name: str, photos: list[tuple[str, np.ndarray, list[LabelledDie]]], readers: dict[str, DiceReader],
+              detector: DieDetector | None, profile_photos: list[tuple[np.ndarray, list[LabelledDie]]],
+              empties: dict[str, EmptyTray] | None) -> dict[str, object]:
+    out: dict[str, object] = {}
+    if detector is not None:
+        det = DetectionScore()
+        ms = []
+        for _, frame, labels in photos:
+            t = time.perf_counter()
+            found = detector.detect(frame)
+            ms.append((time.perf_counter() - t) * 1000)
+            det.add(labels, [d.box for d in found])
+        print(f"  detector alone        {det.line()}  ({statistics.median(ms):.1f} ms median)", flush=True)
+        out["detector"] = {"recall": det.recall, "precision": det.precision}
+    runs: list[tuple[str, DiceReader, bool, bool]] = []
+    for label, reader in readers.items():
+        runs.append((label, reader, False, False))
+        if profile_photos:
+            runs.append((label, reader, True, False))
+            if empties is not None and reader.detector is not None:
+                runs.append((label, reader, True, True))
+    for label, reader, calibrated, with_empty in runs:
+        prof = build_profile(reader, profile_photos) if calibrated else None
+        found_score, faces = DetectionScore(), Score()
+        for stem, frame, labels in photos:
+            empty = empties.get(group(stem)) if with_empty and empties else None
+            reading = reader.read(frame, profile=prof, empty=empty)
+            found_score.add(labels, [d.box for d in reading.dice])
+            faces.add(labels, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
+        s = faces.summary()
+        tag = label + (", calibrated" if calibrated else ", blind") + (" + empty tray" if with_empty else "")
+        print(f"  {tag:<36}found: {found_score.line()}", flush=True)
+        print(f"  {'':<36}faces: per-die {faces.right}/{faces.dice} = {100 * s['accuracy']:.2f}%, per-image "  # type: ignore[operator]
+              f"{faces.images_all_right}/{faces.images} = {100 * s['all_dice_right_images']:.2f}%, confident-wrong "  # type: ignore[operator]
+              f"{faces.answered_wrong}/{faces.answered} = {100 * s['confident_wrong']:.2f}% "  # type: ignore[operator]
+              f"(answered {100 * s['answered']:.1f}%), missed {faces.missed}, extra {faces.extra}, "  # type: ignore[operator]
+              f"{s['ms_median']:.0f} ms median", flush=True)
+        out[tag] = {"recall": found_score.recall, "precision": found_score.precision} | {
+            k: s[k] for k in ("accuracy", "all_dice_right_images", "confident_wrong", "answered", "missed", "extra")}
+    return out
+
+
+def rendered_hard(n: int, seed0: int = 900_000) -> tuple[list[tuple[str, np.ndarray, list[LabelledDie]]],
+                                                          dict[str, EmptyTray]]:
+    """Hard rendered trays (seeds above any the training used) and their exact empty trays."""
+    from companion.vision.render import RenderDie, Scene, render_scene
+
+    rng = np.random.default_rng(seed0)
+    photos, empties = [], {}
+    felts = [(40, 70, 110), (25, 25, 28), (60, 30, 80), (40, 40, 150)]
+    for i in range(n):
+        k = int(rng.integers(3, 9))
+        dice = []
+        for _ in range(k):
+            face = int(rng.integers(1, 7))
+            if rng.random() < 0.5:
+                dice.append(RenderDie(face, "black", body=(35, 40, 45), pip_colour=(40, 170, 215)))
+            else:
+                dice.append(RenderDie(face, ["red", "blue"][int(rng.integers(2))], translucent=0.6,
+                                      pip_colour=(235, 235, 235)))
+        scene = Scene(die_size=float(rng.uniform(30, 55)), touching=bool(rng.random() < 0.5),
+                      background=felts[int(rng.integers(len(felts)))], noise=3.0, dim=float(rng.uniform(0.6, 1.0)))
+        seed = seed0 + i
+        frame, drawn = render_scene(dice, scene, seed=seed)
+        empty, _ = render_scene([], scene, seed=seed)
+        stem = f"hard_{i}"
+        labels = [LabelledDie(d.face, d.center, float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])))
+                  for d in drawn]
+        photos.append((stem, frame, labels))
+        empties[group(stem)] = EmptyTray(empty)
+    return photos, empties
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="/work/shared/data/dice")
+    ap.add_argument("--sets", nargs="*", default=list(SETS))
+    ap.add_argument("--part", choices=("test", "dev"), default="test")
+    ap.add_argument("--detector", help="another detector (.onnx beside its .json)")
+    ap.add_argument("--no-calibration", action="store_true")
+    ap.add_argument("--only-detector", action="store_true", help="score only the reader with the detector")
+    ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
+    ap.add_argument("--rendered", type=int, default=0)
+    ap.add_argument("--json", help="write the numbers here")
+    args = ap.parse_args()
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
+    detector = None if args.no_detector else DieDetector(args.detector)
+    readers: dict[str, DiceReader] = {}
+    if not args.only_detector:
+        readers["today's reader"] = DiceReader()
+    if detector is not None:
+        readers["reader with detector"] = DiceReader(detector=detector)
+    results: dict[str, object] = {}
+    for name in args.sets:
+        data = Path(args.data) / name
+        stems = split[name]["test"] if args.part == "test" else dev_stems(name)
+        photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=stems)]
+        n = sum(len(lab) for _, _, lab in photos)
+        print(f"{name} ({args.part}): {len(photos)} photos, {n} dice", flush=True)
+        train = split[name]["train"]
+        picked = train[:: max(1, len(train) // 5)][:5]
+        profile_photos = [] if args.no_calibration else [(f, lab) for _, f, lab in iterate(data, only=picked)]
+        empties = None
+        if name == "matteop65-webcam":
+            by_group: dict[str, list[str]] = defaultdict(list)
+            for s in train:
+                by_group[group(s)].append(s)
+            empties = {}
+            for g, members in by_group.items():
+                chosen = members[:: max(1, len(members) // 5)][:5]
+                empties[g] = EmptyTray.from_frames([f for _, f, _ in iterate(data, only=chosen)])
+        results[name] = score_set(name, photos, readers, detector, profile_photos, empties)
+    if args.rendered:
+        photos, empties = rendered_hard(args.rendered)
+        print(f"rendered hard trays: {len(photos)} frames, {sum(len(lab) for _, _, lab in photos)} dice", flush=True)
+        results["rendered"] = score_set("rendered", photos, readers, detector, [], None)
+        det_reader = readers.get("reader with detector")
+        if det_reader is None:
+            return 0
+        found_score, faces = DetectionScore(), Score()
+        for stem, frame, labels in photos:
+            reading = det_reader.read(frame, empty=empties[group(stem)])
+            found_score.add(labels, [d.box for d in reading.dice])
+            faces.add(labels, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
+        print(f"  {'reader with detector + empty tray':<36}found: {found_score.line()}; per-die "
+              f"{100 * faces.right / max(faces.dice, 1):.2f}%", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The learned die detector, run by ``cv2.dnn`` from the ONNX file shipped in ``models/``.
+
+It proposes every die in a frame as a centre, a size and a score, where classical segmentation can
+only find what stands out from the background (dark dice on dark felt, translucent dice and dice
+against a wall it misses). The frame is shrunk to the network's square input (long side to ``input``
+px, the rest padded with the frame's mean colour); the network gives, at stride 4, a die-centre
+heatmap, the centre's place within its cell and the die's log size. Peaks of the heatmap are dice.
+Trained by ``training/detector/train.py``; what it was trained on is in the model's JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+MODELS = Path(__file__).resolve().parent / "models"
+DEFAULT_DETECTOR = MODELS / "dice_detector.onnx"
+
+
+@dataclass(frozen=True)
+class Detection:
+    cx: float
+    cy: float
+    size: float  # side of the die's box, frame px
+    score: float  # heatmap peak, 0-1
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        h = self.size / 2
+        return int(self.cx - h), int(self.cy - h), int(np.ceil(self.cx + h)), int(np.ceil(self.cy + h))
+
+
+def letterbox(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+    """The frame shrunk so its long side is ``side`` (a smaller frame is not enlarged: a die filling a
+    small crop would be larger than any die in training), padded to a square with its mean colour; and
+    the scale used."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, side / max(h, w))
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(frame, (nw, nh), interpolation=interp)
+    out = np.empty((side, side, 3), np.uint8)
+    out[:] = small.reshape(-1, 3).mean(axis=0).astype(np.uint8)
+    out[:nh, :nw] = small
+    return out, scale
+
+
+def standardise(img: np.ndarray) -> np.ndarray:
+    """1 x 3 x S x S float input: minus the image's mean, over its standard deviation (as in training)."""
+    x = img.astype(np.float32) / 255.0
+    x = (x - x.mean()) / (x.std() + 0.02)
+    return np.ascontiguousarray(x.transpose(2, 0, 1)[None])
+
+
+def decode(out: np.ndarray, stride: int, threshold: float, scale: float = 1.0) -> list[Detection]:
+    """Dice from the network's 4 x g x g output: local maxima of the heatmap at least ``threshold``,
+    in frame px (input px / ``scale``), one per die (weaker peaks within half a die of a stronger one
+    go)."""
+    heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float32)))
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])
+    found: list[Detection] = []
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        cx = (x + float(out[1, y, x])) * stride / scale
+        cy = (y + float(out[2, y, x])) * stride / scale
+        size = float(np.exp(np.clip(out[3, y, x], -3.0, 6.0))) * stride / scale
+        if all(np.hypot(cx - d.cx, cy - d.cy) > 0.5 * max(size, d.size) for d in found):
+            found.append(Detection(cx, cy, size, float(heat[y, x])))
+    return found
+
+
+class DieDetector:
+    """Loads the network once; ``detect`` finds the dice of a BGR frame of any size."""
+
+    def __init__(self, model_path: Path | str | None = None) -> None:
+        path = Path(model_path) if model_path is not None else DEFAULT_DETECTOR
+        self.meta: dict[str, Any] = json.loads(path.with_suffix(".json").read_text())
+        self.input = int(self.meta["input"])
+        self.stride = int(self.meta["stride"])
+        self.threshold = float(self.meta["threshold"])
+        self._net = cv2.dnn.readNetFromONNX(str(path))
+
+    def heatmap(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
+        """The raw 4 x g x g output for a frame and the scale from frame to input px."""
+        img, scale = letterbox(frame, self.input)
+        self._net.setInput(standardise(img))
+        out: np.ndarray = self._net.forward()[0]
+        return out, scale
+
+    def detect(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+        out, scale = self.heatmap(frame)
+        return decode(out, self.stride, self.threshold if threshold is None else threshold, scale)
+
+
+def available(model_path: Path | str | None = None) -> bool:
+    """Whether the detector's model is on disk (the reader runs without it)."""
+    path = Path(model_path) if model_path is not None else DEFAULT_DETECTOR
+    return path.exists() and path.with_suffix(".json").exists()

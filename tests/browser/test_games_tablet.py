@@ -1,0 +1,144 @@
+"""The four games played to the end on the tablet page, with each deck option, watched at 1280x800
+and 800x1280 at once: prompt, current player and every score on screen after every input, axe-core
+on every kind of state, no console error and no failed request. Screenshots go to docs/tablet/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from play import (  # type: ignore[import-not-found]
+    CincinnatiQuick,
+    HeckmeckQuick,
+    LasVegasQuick,
+    LordsScripted,
+    LordsVirtual,
+    Strategy,
+    Watch,
+    play,
+    start_game,
+    unlock,
+)
+from playwright.sync_api import expect
+
+from companion.session import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+expect.set_options(timeout=20_000)
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "tablet"
+SIZES = [(1280, 800), (800, 1280)]
+PLAYERS = ["Anna", "Boris", "Carla"]
+
+
+class Pages:
+    """A landscape and a portrait tablet on one companion, with every console error and failed request."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.contexts = [browser.new_context(viewport={"width": w, "height": h}) for w, h in SIZES]
+        self.pages = [c.new_page() for c in self.contexts]
+        self.errors: list[str] = []
+        for page in self.pages:
+            page.set_default_timeout(30_000)  # a shared, loaded CI machine: slow is not wrong
+            page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+            page.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            page.goto(base)
+            expect(page.get_by_test_id("connection")).to_have_text("live")
+
+    def close(self) -> None:
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.fixture
+def tablets(browser: Any, companion: tuple[str, Table]) -> Iterator[Pages]:
+    pages = Pages(browser, companion[0])
+    yield pages
+    pages.close()
+
+
+# the phases each game shows in docs/tablet.md
+DOC_PHASES = {
+    "heckmeck": {"take", "decide", "over"},
+    "lasvegas": {"stock", "place", "summary", "over"},
+    "cincinnati": {"choose", "throw", "over"},
+    "lordsofvegas": {"deal", "play", "over"},
+}
+
+
+def run(tablets: Pages, game: str, strategy: Strategy, options: dict[str, bool], name: str, driver: int,
+        players: list[str] = PLAYERS, shots: bool = True) -> Watch:
+    page = tablets.pages[driver]  # the deck options alternate which tablet the table taps on
+    unlock(page)
+    start_game(page, game, players, options)
+    watch = Watch(tablets.pages, SHOTS if shots else None, name, phases=DOC_PHASES[game])
+    watch.check(int(page.evaluate("Number(document.body.dataset.version)")))
+    play(page, strategy, watch)
+    for p in tablets.pages:
+        expect(p.get_by_test_id("outcome")).to_be_visible()
+    results = page.get_by_test_id("results")
+    expect(results).to_be_visible()
+    expect(page.get_by_test_id("ranking").locator("li")).to_have_count(len(players))
+    expect(page.get_by_test_id("chart").locator("canvas").first).to_be_attached()
+    expect(page.get_by_test_id("rounds").locator("tbody tr").first).to_be_visible()
+    expect(page.get_by_test_id("game-length")).to_contain_text("The game took")
+    assert not watch.violations, "\n".join(watch.violations)
+    assert not tablets.errors, "\n".join(tablets.errors)
+    return watch
+
+
+def test_heckmeck_to_the_end_then_rematch(tablets: Pages) -> None:
+    strategy = HeckmeckQuick()
+    watch = run(tablets, "heckmeck", strategy, {}, "heckmeck", driver=0)
+    assert strategy.stops >= 2, "a turn was given up with the two-tap Stop here"
+    page = tablets.pages[0]
+    # the whole game is in the history, searchable by player
+    page.get_by_test_id("results").get_by_role("button", name="Close").click()
+    expect(page.get_by_test_id("results")).to_be_hidden()
+    page.get_by_test_id("history-button").click()
+    page.get_by_test_id("history-player").select_option("1")
+    log = page.get_by_test_id("log")
+    expect(log.locator("li").first).to_contain_text("Boris")
+    texts = log.locator("li").all_inner_texts()
+    assert len(texts) > 10 and all("Boris" in t for t in texts), texts[:5]
+    page.get_by_test_id("history-search").fill("took")
+    expect(log.locator("li").first).to_contain_text("took")
+    texts = log.locator("li").all_inner_texts()
+    assert all("Boris" in t and "took" in t for t in texts), texts[:5]
+    page.get_by_test_id("history").get_by_role("button", name="Close").click()
+    expect(page.get_by_test_id("history")).to_be_hidden()
+    page.get_by_test_id("show-results").click()
+    expect(page.get_by_test_id("results")).to_be_visible()
+    page.get_by_test_id("rematch").click()
+    expect(page.get_by_test_id("waiting")).to_contain_text("Anna: roll 8 dice")
+    expect(page.locator(".score-card")).to_have_count(3)
+    assert watch.states > 50
+
+
+@pytest.mark.parametrize("virtual", [False, True], ids=["physical-deck", "virtual-deck"])
+def test_las_vegas_to_the_end(tablets: Pages, virtual: bool) -> None:
+    options = {"virtual_deck": virtual, "neutral_dice": virtual}
+    run(tablets, "lasvegas", LasVegasQuick(), options, f"lasvegas-{'virtual' if virtual else 'physical'}",
+        driver=int(virtual), shots=not virtual)
+
+
+@pytest.mark.parametrize("virtual", [False, True], ids=["physical-deck", "virtual-deck"])
+def test_cincinnati_to_the_end(tablets: Pages, virtual: bool) -> None:
+    run(tablets, "cincinnati", CincinnatiQuick(3), {"virtual_deck": virtual},
+        f"cincinnati-{'virtual' if virtual else 'physical'}", driver=int(virtual), players=PLAYERS,
+        shots=not virtual)
+
+
+def test_lords_of_vegas_physical_deck_with_multi_player_rolls(tablets: Pages) -> None:
+    strategy = LordsScripted()
+    run(tablets, "lordsofvegas", strategy, {"virtual_deck": False}, "lordsofvegas", driver=0)
+    assert strategy.multi_rolls == 2, "the reorganize roll and the boss tie were both entered on the pad"
+    assert not strategy.plan, f"the scripted moves were all made: {strategy.plan} left"
+
+
+def test_lords_of_vegas_virtual_deck(tablets: Pages) -> None:
+    run(tablets, "lordsofvegas", LordsVirtual(), {"virtual_deck": True, "lay_off": True}, "lordsofvegas-virtual",
+        driver=1, shots=False)

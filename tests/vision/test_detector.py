@@ -1,0 +1,130 @@
+"""The learned die detector (shipped ONNX model run by cv2.dnn), the empty-tray reference, and the
+reader with both: on real fixture photos and rendered trays."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.annotate import LOOKED, annotate
+from companion.vision.detection_score import DetectionScore
+from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, decode, letterbox
+from companion.vision.empty_tray import EmptyTray
+from companion.vision.evaluate import Score, iterate
+from companion.vision.reader import UNCERTAIN, DiceReader, DieReading, Reading
+from companion.vision.render import RenderDie, Scene, render_scene
+
+
+@pytest.fixture(scope="module")
+def detector() -> DieDetector:
+    return DieDetector()
+
+
+@pytest.fixture(scope="module")
+def det_reader(detector) -> DiceReader:
+    return DiceReader(detector=detector)
+
+
+def test_shipped_detector_loads_in_opencv_and_says_what_it_was_trained_on(detector):
+    assert isinstance(cv2.dnn.readNetFromONNX(str(DEFAULT_DETECTOR)), cv2.dnn.Net)
+    assert detector.input % 16 == 0 and detector.stride == 4 and 0 < detector.threshold < 1
+    meta = detector.meta
+    assert "CC BY 4.0" in str(meta["credit"]) and "rune55" in str(meta["credit"])
+    assert set(meta["trained_on"]) >= {"nell-byler-d6", "matteop65-webcam", "rune55-gray-closeups",  # type: ignore[arg-type]
+                                       "chase-casino-crops", "rendered"}
+    assert len(str(meta["split_sha256"])) == 64 and "training.detector.train" in str(meta["command"])
+
+
+@pytest.mark.parametrize(("name", "recall", "precision"), [("nell-byler-d6", 0.8, 0.7), ("matteop65-webcam", 0.9, 0.8)])
+def test_detector_finds_the_dice_on_real_photos(detector, fixtures, name, recall, precision):
+    score = DetectionScore()
+    for _, frame, labels in iterate(fixtures / name):
+        score.add(labels, [d.box for d in detector.detect(frame)])
+    assert score.images >= 5
+    assert score.recall >= recall, score.line()
+    assert score.precision >= precision, score.line()
+
+
+def test_detector_sees_no_die_on_an_empty_tray(detector):
+    empty, _ = render_scene([], Scene(background=(40, 70, 110)), seed=5)
+    assert [d for d in detector.detect(empty) if d.score >= 0.5] == []
+
+
+def test_decode_puts_dice_back_in_frame_pixels():
+    out = np.full((4, 8, 8), -10.0, np.float32)
+    out[0, 2, 5] = 3.0  # a sure peak at cell (5, 2)
+    out[1, 2, 5], out[2, 2, 5], out[3, 2, 5] = 0.5, 0.25, np.log(10.0)
+    out[0, 2, 6] = 1.0  # a weaker neighbour of the same die
+    (d,) = decode(out, 4, 0.3, scale=0.5)
+    assert (d.cx, d.cy, d.size) == pytest.approx((44.0, 18.0, 80.0))
+    assert d.score == pytest.approx(1 / (1 + np.exp(-3.0)))
+    frame = np.zeros((100, 300, 3), np.uint8)
+    img, scale = letterbox(frame, 64)
+    assert img.shape == (64, 64, 3) and scale == pytest.approx(64 / 300)
+
+
+def test_reader_with_detector_reads_real_photos(det_reader, fixtures):
+    for name, minimum in (("matteop65-webcam", 0.9), ("nell-byler-d6", 0.7)):
+        score = Score()
+        for _, frame, labels in iterate(fixtures / name):
+            reading = det_reader.read(frame)
+            score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms,
+                      UNCERTAIN)
+        assert score.right / score.dice >= minimum, score.report()
+        assert score.answered_wrong <= max(1, score.answered // 20), score.report()
+
+
+class _Stub:
+    """A detector that proposes the given dice (to test what the reader does with its proposals)."""
+
+    def __init__(self, dets: list[Detection], threshold: float = 0.5) -> None:
+        self.dets, self.threshold = dets, threshold
+
+    def detect(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+        return [d for d in self.dets if d.score >= (threshold or self.threshold)]
+
+
+def _one_die_tray() -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
+    scene = Scene(die_size=40.0, background=(40, 70, 110))
+    frame, drawn = render_scene([RenderDie(3, "black", body=(35, 40, 45), pip_colour=(40, 170, 215))], scene, seed=11)
+    empty, _ = render_scene([], scene, seed=11)
+    return frame, empty, drawn[0].center
+
+
+def test_empty_tray_shows_where_a_die_lies():
+    frame, empty, (cx, cy) = _one_die_tray()
+    tray = EmptyTray(empty)
+    (change,) = tray.changes(frame, 40.0)
+    assert np.hypot(change[0] - cx, change[1] - cy) < 8
+    assert tray.changes(empty, 40.0) == []
+    again = EmptyTray.from_frames([empty, frame, empty])  # the median of frames loses the die
+    assert again.changes(frame, 40.0) != [] and again.changes(empty, 40.0) == []
+
+
+def test_a_doubted_die_is_kept_where_the_empty_tray_shows_it(monkeypatch):
+    """The classifier is made to doubt every window; then a die the detector is sure of stays, and one
+    it only doubts stays only where the frame differs from the empty tray."""
+    frame, empty, (cx, cy) = _one_die_tray()
+    doubted = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, 0.2)]))  # type: ignore[arg-type]
+    sure = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, 0.9)]))  # type: ignore[arg-type]
+    for r in (doubted, sure):
+        monkeypatch.setattr(r, "_die_score", lambda probs: 0.0)
+    assert doubted.read(frame).dice == []
+    (die,) = doubted.read(frame, empty=EmptyTray(empty)).dice
+    assert np.hypot(die.center[0] - cx, die.center[1] - cy) < 8 and die.uncertain  # the tablet asks
+    (die,) = sure.read(frame).dice
+    assert die.uncertain
+    # where the reader looked and found nothing is in the reading, for the annotated frame
+    reading = doubted.read(frame)
+    assert len(reading.looked) == 1 and np.hypot(reading.looked[0][0] - cx, reading.looked[0][1] - cy) < 1
+
+
+def test_annotated_frame_circles_where_the_reader_looked():
+    frame = np.zeros((200, 200, 3), np.uint8)
+    die = DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.99, "white")
+    out = annotate(frame, Reading([die], 1.0, looked=((140.0, 140.0, 30.0),)))
+    edge = out[138:143, 122:129].reshape(-1, 3)  # the circle's left edge (anti-aliased)
+    brightest = edge[edge.sum(axis=1).argmax()].astype(int)
+    assert (np.abs(brightest - LOOKED) <= 40).all()
+    assert not out[140, 140].any()  # the circle is open: the die inside stays visible

@@ -1,0 +1,93 @@
+"""The detector's training code (``training/detector``): run with ``pytest -m train`` (needs torch)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+pytestmark = pytest.mark.train
+
+
+def test_targets_peak_at_each_die_and_carry_its_size():
+    from training.detector.data import targets
+
+    dice = np.array([[50.0, 70.0, 24.0], [130.5, 20.25, 40.0]], np.float32)
+    heat, reg, mask = targets(dice, 256, 4)
+    assert heat.shape == (64, 64) and mask.sum() == 2
+    for cx, cy, side in dice:
+        ix, iy = int(cx / 4), int(cy / 4)
+        assert heat[iy, ix] == 1.0 and mask[iy, ix] == 1.0
+        assert reg[0, iy, ix] == pytest.approx(cx / 4 - ix)
+        assert reg[1, iy, ix] == pytest.approx(cy / 4 - iy)
+        assert reg[2, iy, ix] == pytest.approx(math.log(side / 4))
+    assert heat[0, 63] < 1e-6
+
+
+def test_augmented_dice_stay_on_their_dice():
+    """After scaling, turning and perspective each moved label still sits on its die: the pixels at its
+    centre differ from the tray's felt, taken where no die is."""
+    from training.detector.data import augment, render_tray
+
+    rng = np.random.default_rng(3)
+    photo = render_tray(7)
+    for _ in range(5):
+        img, dice = augment(rng, photo, 256)
+        assert img.shape == (256, 256, 3)
+        assert ((dice[:, :2] >= 0) & (dice[:, :2] < 256)).all()
+        assert (dice[:, 2] > 3).all()
+        felt = np.median(img.reshape(-1, 3), axis=0)
+        for cx, cy, side in dice:
+            r = max(1, int(side * 0.15))
+            y, x = int(cy), int(cx)
+            spot = img[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3).astype(float)
+            assert np.abs(spot - felt).sum(axis=1).max() > 20
+
+
+def test_held_back_photos_take_no_part():
+    from training.detector.data import SETS, parts
+
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
+    for name in SETS:
+        p = parts(name)
+        assert not set(p["fit"]) & set(split[name]["test"])
+        assert not set(p["dev"]) & set(split[name]["test"])
+        assert not set(p["fit"]) & set(p["dev"])
+        assert sorted(p["fit"] + p["dev"]) == sorted(split[name]["train"])
+
+
+def test_exported_network_runs_in_opencv_as_in_torch(tmp_path):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import cv2
+
+    from training.detector.model import DieNet
+    from training.detector.train import export, focal
+
+    torch.manual_seed(0)
+    model = DieNet()
+    x = torch.randn(2, 3, 64, 64)
+    heat = torch.zeros(2, 16, 16)
+    heat[:, 5, 7] = 1.0
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    first = None
+    for _ in range(15):  # the loss falls on a fixed batch: the gradients reach the heatmap
+        loss = focal(model(x)[:, 0], heat)
+        first = float(loss) if first is None else first
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    assert float(loss) < first
+    path = export(model, tmp_path, 64, {"input": 64, "stride": 4, "threshold": 0.3})
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(x[:1].numpy())
+    with torch.no_grad():
+        want = model(x[:1]).numpy()
+    assert np.allclose(net.forward(), want, atol=1e-3)

@@ -1,0 +1,218 @@
+"""Train the die detector from scratch and export it to ONNX for ``cv2.dnn``.
+
+    .venv/bin/pip install torch==2.13.0 onnx          # training only
+    nice -n 10 .venv/bin/python -m training.detector.train --out companion/vision/models
+
+Trains on the 'fit' photos of every real set (``data.parts``) plus rendered trays, under strong
+augmentation; picks the heatmap threshold on the 'dev' photos; never reads the held-back photos.
+``--without SET`` leaves one whole set out (the leave-one-source-out run; score it with
+``benchmarks/vision_detection.py --detector``). One thread, a fixed number of steps and a fixed seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F  # noqa: N812
+
+from companion.vision.detection_score import DetectionScore
+from companion.vision.detector import DieDetector
+from companion.vision.evaluate import LabelledDie
+from training.detector.data import (
+    SETS,
+    SPLIT,
+    Photo,
+    augment,
+    data_root,
+    load_photos,
+    mosaic,
+    parts,
+    render_tray,
+    targets,
+    to_input,
+)
+from training.detector.model import STRIDE, DieNet
+
+# How often each source is drawn (rendered trays, then the real sets); chase crops come as mosaics.
+MIX = {"rendered": 0.3, "nell-byler-d6": 0.17, "matteop65-webcam": 0.15, "rune55-gray-closeups": 0.2,
+       "chase-casino-crops": 0.18}
+THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+
+
+def focal(pred: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per positive."""
+    p = torch.sigmoid(pred).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+class Sampler:
+    def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int) -> None:
+        self.pools = pools
+        self.rendered = rendered
+        self.size = size
+        self.rng = np.random.default_rng(seed)
+        names = ["rendered"] + [n for n in pools if pools[n]]
+        w = np.array([MIX[n] for n in names])
+        self.names, self.weights = names, w / w.sum()
+
+    def photo(self) -> Photo:
+        name = self.names[int(self.rng.choice(len(self.names), p=self.weights))]
+        if name == "rendered":
+            return self.rendered[int(self.rng.integers(len(self.rendered)))]
+        pool = self.pools[name]
+        if name == "chase-casino-crops" and self.rng.random() < 0.85:
+            return mosaic(self.rng, pool)
+        return pool[int(self.rng.integers(len(pool)))]
+
+    def batch(self, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        xs, hs, rs, ms = [], [], [], []
+        for _ in range(n):
+            img, dice = augment(self.rng, self.photo(), self.size)
+            h, r, m = targets(dice, self.size, STRIDE)
+            xs.append(to_input(img))
+            hs.append(h)
+            rs.append(r)
+            ms.append(m)
+        return (torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(hs)), torch.from_numpy(np.stack(rs)),
+                torch.from_numpy(np.stack(ms)))
+
+
+def export(model: DieNet, out: Path, size: int, meta: dict[str, object]) -> Path:
+    model.eval()
+    path = out / "dice_detector.onnx"
+    torch.onnx.export(model, (torch.zeros(1, 3, size, size),), str(path), opset_version=11, input_names=["input"],
+                      output_names=["maps"], do_constant_folding=True, dynamo=False)
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return path
+
+
+def dev_scores(detector: DieDetector, dev: dict[str, list[Photo]], thresholds: tuple[float, ...]
+               ) -> dict[float, dict[str, DetectionScore]]:
+    """Detection scores of the dev photos at each threshold (photos at full size)."""
+    out: dict[float, dict[str, DetectionScore]] = {t: {} for t in thresholds}
+    for name, photos in dev.items():
+        for ph in photos:
+            labels = [LabelledDie(1, (float(cx), float(cy)), float(s)) for cx, cy, s in ph.dice]
+            raw, scale = detector.heatmap(ph.image)
+            from companion.vision.detector import decode
+            for t in thresholds:
+                dets = decode(raw, detector.stride, t, scale)
+                out[t].setdefault(name, DetectionScore()).add(labels, [d.box for d in dets])
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", help="the dice photos (default ../shared/data/dice)")
+    ap.add_argument("--out", default="companion/vision/models", help="where the ONNX file and its JSON go")
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--size", type=int, default=256, help="network input side, px")
+    ap.add_argument("--rendered", type=int, default=500, help="rendered trays in the pool")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--seed", type=int, default=31)
+    ap.add_argument("--without", choices=SETS, help="leave this whole set out of training (and dev)")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--stop", type=int, help="stop after this many steps of the --steps schedule (default: all)")
+    ap.add_argument("--init", help="start from these weights (a dice_detector.pt saved every 250 steps)")
+    ap.add_argument("--export-only", action="store_true",
+                    help="with --init: export those weights and pick the threshold, no training (the recorded "
+                         "command is then the one that made the weights: give it its --steps and --stop)")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    root = data_root(args.data)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    names = [n for n in SETS if n != args.without]
+    pools = {n: load_photos(root, n, parts(n)["fit"]) for n in names}
+    dev = {n: load_photos(root, n, parts(n)["dev"], cache_side=None) for n in names}
+    rendered = [render_tray(args.seed * 100_000 + i) for i in range(0 if args.export_only else args.rendered)]
+    print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)}"
+          f" ({time.time() - t0:.0f} s)", flush=True)
+    sampler = Sampler(pools, rendered, args.size, args.seed)
+    model = DieNet()
+    if args.init:
+        model.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    warm = 200
+    total = max(args.steps, 1)
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
+    model.train()
+    run = {"heat": 0.0, "reg": 0.0}
+    stop = 0 if args.export_only else min(args.stop or args.steps, args.steps)
+    for step in range(1, stop + 1):
+        x, heat, reg, mask = sampler.batch(args.batch)
+        pred = model(x)
+        l_heat = focal(pred[:, 0], heat)
+        m = mask.unsqueeze(1)
+        n = mask.sum().clamp(min=1)
+        l_reg = (F.l1_loss(pred[:, 1:4] * m, reg * m, reduction="sum")) / n
+        loss = l_heat + l_reg
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        run["heat"] = 0.98 * run["heat"] + 0.02 * float(l_heat.detach())
+        run["reg"] = 0.98 * run["reg"] + 0.02 * float(l_reg.detach())
+        if step % 50 == 0:
+            print(f"step {step} heat {run['heat']:.3f} reg {run['reg']:.3f} lr {sched.get_last_lr()[0]:.5f}"
+                  f" ({time.time() - t0:.0f} s)", flush=True)
+        if step % 250 == 0 or step == stop:
+            torch.save(model.state_dict(), out / "dice_detector.pt")
+    split_hash = hashlib.sha256(SPLIT.read_bytes()).hexdigest()
+    sources = {
+        "nell-byler-d6": "BSD-3-Clause (c) 2019 Nell Byler",
+        "matteop65-webcam": "MIT (c) 2021 Matteo Anthony Penlington",
+        "rune55-gray-closeups": "rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0",
+        "chase-casino-crops": "MIT, chaseelliottpatterson/dice-reader",
+    }
+    command = "nice -n 10 .venv/bin/python -m training.detector.train " + " ".join(
+        f"--{k} {v}" for k, v in (("steps", args.steps), ("batch", args.batch), ("size", args.size),
+                                  ("rendered", args.rendered), ("lr", args.lr), ("seed", args.seed),
+                                  ("without", args.without), ("stop", args.stop)) if v is not None)
+    meta: dict[str, object] = {
+        "input": args.size, "stride": STRIDE, "threshold": 0.3, "outputs": ["heat", "dx", "dy", "log_size"],
+        "trained_on": {n: {"photos": len(pools[n]), "licence": sources[n]} for n in names}
+        | {"rendered": {"trays": args.rendered, "licence": "MIT (companion/vision/render.py)"}},
+        "credit": "Trained in part on the rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0.",
+        "left_out": args.without, "split_sha256": split_hash, "command": command,
+        "code_licence": "MIT (training/detector/, written for this project; no pretrained weights)",
+        "train_seconds": round(time.time() - t0) if not args.export_only else None,
+        "steps_run": stop if not args.export_only else args.stop or args.steps,
+    }
+    path = export(model, out, args.size, meta)
+    detector = DieDetector(path)
+    scores = dev_scores(detector, dev, THRESHOLDS)
+    best, best_val = 0.3, -1.0
+    for t in THRESHOLDS:
+        per = scores[t]
+        # each set counts alike; recall weighs four times precision (a missed die costs more)
+        f2 = float(np.mean([5 * s.recall * s.precision / max(4 * s.precision + s.recall, 1e-9) for s in per.values()]))
+        print(f"dev threshold {t}: F2 {f2:.4f}; " + "; ".join(f"{n}: {s.line()}" for n, s in per.items()), flush=True)
+        if f2 > best_val:
+            best, best_val = t, f2
+    meta["threshold"] = best
+    meta["dev"] = {n: {"recall": round(s.recall, 4), "precision": round(s.precision, 4)}
+                   for n, s in scores[best].items()}
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"threshold {best}; wrote {path} ({time.time() - t0:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
