@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,14 +27,14 @@ STALE_SHARE = 0.4  # a frame that differs from the empty tray over more of it th
 # (a lamp moved or switched, the camera knocked): a full tray of dice with their shadows covers far less
 SHADOWED = 1.1  # a die and its shadow differ over about this many die sides
 SHARE_WIDTH = 160  # the share is judged on both pictures shrunk to this width
-WORK_WIDTH = 320  # where dice lie is judged on both shrunk to this width (as segmentation works)
+WORK_WIDTH = 640  # where dice lie is judged on both shrunk to this width
 
 
 @dataclass(frozen=True)
 class EmptyTray:
     image: np.ndarray  # BGR, the frame size
     level: float = MIN_DIFF  # colour distance that counts as a change (``capture`` sets it from the noise)
-    _cache: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[tuple[Any, int], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_frames(cls, frames: Sequence[np.ndarray]) -> EmptyTray:
@@ -99,12 +100,17 @@ class EmptyTray:
         """1 where the frame differs from the empty tray by more than the level, on both shrunk to
         ``width`` (the distance blurred: a die's body that differs a little all over is a change, a
         noisy pixel is not); and the scale from the frame to that mask."""
+        last = self._cache.get(("last", width))
+        if last is not None and last[0] is frame:  # one reading asks twice (die size, then places)
+            return last[1], last[2]
         small, scale = _shrunk(frame, width)
         key = (small.shape[1], small.shape[0])
         ref = self._cache.get(key)
         if ref is None:
             ref = self._cache[key] = cv2.resize(self.image, key, interpolation=cv2.INTER_AREA)
-        return (_blurred(_distance(small, ref)) > self.level).astype(np.uint8), scale
+        mask = (_blurred(_distance(small, ref)) > self.level).astype(np.uint8)
+        self._cache[("last", width)] = (frame, mask, scale)
+        return mask, scale
 
     def die_side(self, frame: np.ndarray) -> float | None:
         """The typical die side in the frame, from the die-sized places that differ from the empty tray
@@ -120,9 +126,11 @@ class EmptyTray:
         # The widest disc that fits in a blob is about a die wide, whether the blob is one die or a row
         # of touching ones (whose area would make them one large die).
         dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
-        widest = np.zeros(n, np.float32)
-        np.maximum.at(widest, labels.ravel().astype(np.intp), dist.ravel())
-        return float(np.median(2.0 * widest[keep])) / SHADOWED / scale
+        widest = []
+        for i in keep:
+            x, y, w, h = (int(v) for v in stats[i, :4])
+            widest.append(float(dist[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i].max()))
+        return float(np.median(widest)) * 2.0 / SHADOWED / scale
 
     def changes(self, frame: np.ndarray, die_size: float) -> list[tuple[float, float, float]]:
         """Die-sized places where the frame differs from the empty tray: (cx, cy, window side). A blob
@@ -175,7 +183,8 @@ def _distance(frame: np.ndarray, ref: np.ndarray) -> np.ndarray:
     r = np.clip(r * gain.astype(np.float32), 0, 255).astype(np.uint8)
     a = cv2.cvtColor(f, cv2.COLOR_BGR2LAB).astype(np.float32)
     b = cv2.cvtColor(r, cv2.COLOR_BGR2LAB).astype(np.float32)
-    out: np.ndarray = np.sqrt(((a - b) ** 2).sum(axis=2))
+    d = cv2.subtract(a, b)
+    out: np.ndarray = cv2.sqrt(cv2.transform(cv2.multiply(d, d), np.ones((1, 3), np.float32)))
     return out
 
 
