@@ -64,6 +64,7 @@ DOUBT = 0.1  # detections at least this likely are classified; kept if the empty
 HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
 SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
+VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 # How the classical pip counter errs, where it gives a count at all: rows the true face (1-6), columns
 # its count (1-6), counted on the reader's own windows in the train photos of both dev sets, read once
@@ -164,13 +165,20 @@ class DiceReader:
         die is then read as the likeliest of those, and nothing is guessed about the set
         (``one_set``). ``empty``: the empty tray seen by the same camera (with a detector only)."""
         t0 = time.perf_counter()
+        raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
         size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
+        looked_at: list[tuple[float, float, float]] = []
         if self.detector is not None:
-            found = self._detector_windows(frame, size_hint, prof, empty)
+            found = self._detector_windows(frame, size_hint, prof, empty, raw)
+            looked_at = self._looked
         else:
+            if empty is not None and size_hint is None:
+                size_hint = empty.die_side(raw)  # the dice as the reference sees them, not their pips
             found = self._dice_windows(frame, size_hint, prof)
+            if empty is not None:
+                found, looked_at = self._with_reference(frame, empty.changes(raw, size_hint or 0.0), found, prof)
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
@@ -183,10 +191,8 @@ class DiceReader:
             dice = [d for w, d in zip(found, dice, strict=True)
                     if id(w) not in self._needs_witness or self._witnessed(d)]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
-        looked: tuple[tuple[float, float, float], ...] = ()
-        if self.detector is not None:
-            looked = tuple((x, y, s) for x, y, s in self._looked
-                           if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
+        looked = tuple((x, y, s) for x, y, s in looked_at
+                       if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
         return Reading(dice, (time.perf_counter() - t0) * 1000.0, looked)
 
     def window_patches(self, frame: np.ndarray, die_size: float | None = None
@@ -275,11 +281,14 @@ class DiceReader:
         return self._suppress(dice)
 
     def _detector_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None,
-                          empty: EmptyTray | None) -> list[_Window]:
-        """The detector's dice, segmentation's windows (and, with the empty tray, the places that
-        differ from it) all classified, moved onto top faces and searched around as without a
-        detector; a die is what the classifier takes for one, or what the detector is sure of, or what
-        it doubts where the empty tray shows something."""
+                          empty: EmptyTray | None, raw: np.ndarray | None = None) -> list[_Window]:
+        """Where segmentation sizes the dice as the detector does, segmentation's reading stands as
+        without a detector, and the detections (and, with the empty tray, the places that differ from
+        it) away from its dice are classified, moved onto top faces and searched around. Where
+        segmentation misjudged the size (close-ups, crops), it proposes again at the detector's size and
+        all are classified together. A die is what the classifier takes for one, or what the detector is
+        sure of (``VOUCH``), or what it doubts where the empty tray shows something; a die found with
+        the detector's help needs a second witness (``_witnessed``)."""
         assert self.detector is not None
         dets = self.detector.detect(frame, threshold=DOUBT)
         self.last_detections = dets
@@ -288,7 +297,8 @@ class DiceReader:
         if hint is None and sure:
             hint = float(np.median([d.size for d in sure])) / DETECT_WINDOW
         witness, side = self._proposals(frame, die_size)
-        shown: list[tuple[float, float, float]] = empty.changes(frame, hint or side) if empty is not None else []
+        shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
+                                                if empty is not None else [])
         self._looked = [(d.cx, d.cy, d.size) for d in dets] + [(x, y, s / 1.15) for x, y, s in shown]
         self._shown = shown
         # A doubtful detection is proposed only where the empty tray shows something: alone, the
@@ -364,6 +374,31 @@ class DiceReader:
         return any(d.score >= SURE_DETECTION
                    and np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(half, d.size / 2)
                    for d in self.last_detections)
+
+    def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
+                        prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:
+        """(Without a detector.) The places where the frame differs from the empty tray (``changes``)
+        and no die was found are classified and moved onto top faces like segmentation's windows. A
+        die there is kept even when the classifier only half believes it (``VOUCHED``): the reference
+        says something lies there that was not there before, so its confidence stays low and the
+        tablet asks. What is left is returned as places looked at, for the annotated frame."""
+        shown = [(x, y, s) for x, y, s in changes
+                 if all(np.hypot(x - w.cx, y - w.cy) > 0.5 * max(s, w.size) for w in found)]
+        if not shown:
+            return found, []
+        first = self._classify([(x, y, s, patch(frame, x, y, s, self.classifier.patch)) for x, y, s in shown], prof)
+        tried = self._recentre(frame, first, prof) if self.classifier.has_offset else first
+        dice = list(found)
+        looked: list[tuple[float, float, float]] = []
+        for x, y, s in shown:
+            near = [w for w in tried if np.hypot(w.cx - x, w.cy - y) < 0.6 * s
+                    and all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.5 * max(w.size, d.size) for d in dice)]
+            best = max(near, key=lambda w: (self._die_score(w.probs), self._face_score(w)), default=None)
+            if best is not None and self._die_score(best.probs) >= VOUCHED:
+                dice.append(best)
+            else:
+                looked.append((x, y, s / WINDOW))
+        return dice, looked
 
     def _recentre(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
         """Windows on or near a die are moved to where the network sees its top face, at the die's size,
