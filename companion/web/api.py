@@ -460,6 +460,22 @@ def stop_calibration() -> Any:
     return jsonify(taught={"rolls": taught["rolls"], "dice": taught["dice"]}, calibration=rig.calibration_status())
 
 
+@api.post("/calibration/empty")
+@needs_pin
+def capture_empty() -> Any:
+    """Capture the empty tray: a few still frames with no die in them become the reference the reader
+    compares every frame with (refused, nothing changed, if something moves or a die is in view)."""
+    return jsonify(devices().capture_empty())
+
+
+@api.delete("/calibration/empty")
+@needs_pin
+def forget_empty() -> Any:
+    rig = devices()
+    forgot = rig.forget_empty()
+    return jsonify(forgot=forgot, calibration=rig.calibration_status())
+
+
 @api.delete("/profile")
 @needs_pin
 def forget_dice() -> Any:
