@@ -299,42 +299,42 @@ class DiceReader:
         witness, side = self._proposals(frame, die_size)
         shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
                                                 if empty is not None else [])
-        self._looked = [(d.cx, d.cy, d.size) for d in dets] + [(x, y, s / 1.15) for x, y, s in shown]
         self._shown = shown
         # A doubtful detection is proposed only where the empty tray shows something: alone, the
         # classifier takes too many tray corners and props among them for dice (the dev photos).
-        proposed = [d for d in dets if d.score >= self.detector.threshold
-                    or any(np.hypot(d.cx - x, d.cy - y) < 0.5 * max(s, d.size) for x, y, s in shown)]
+        proposed = [d for d in dets if d.score >= self.detector.threshold or self._shown_near(d.cx, d.cy, d.size)]
         if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
             # Segmentation sized the dice as the detector did: its reading stands (as without a
             # detector), and the detector adds the dice it missed, each needing a second witness.
             base = self._dice_windows(frame, die_size, prof, (witness, side))
             proposed = [d for d in proposed if all(np.hypot(d.cx - w.cx, d.cy - w.cy) > 0.5 * max(d.size, w.size)
                                                    for w in base)]
-            shown = [(x, y, s) for x, y, s in shown
-                     if all(np.hypot(x - w.cx, y - w.cy) > 0.5 * max(s, w.size) for w in base)]
-            added = self._detector_dice(frame, proposed, [], shown, prof, die_size)
+            added = self._detector_dice(frame, proposed, [], prof, die_size)
             added = [w for w in added if all(np.hypot(w.cx - b.cx, w.cy - b.cy) > 0.5 * max(w.size, b.size)
                                              for b in base)]
-            self._needs_witness = {id(w) for w in added}
-            return base + added
-        # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at the
-        # detector's, and every die needs a second witness.
-        witness, side = self._proposals(frame, hint)
-        dice = self._detector_dice(frame, proposed, witness, shown, prof, die_size)
-        self._needs_witness = {id(w) for w in dice}
+            dice = base + added
+        else:
+            # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at
+            # the detector's, and every die needs a second witness.
+            witness, side = self._proposals(frame, hint)
+            added = self._detector_dice(frame, proposed, witness, prof, die_size)
+            dice = added
+        self._needs_witness = {id(w) for w in added}
+        looked: list[tuple[float, float, float]] = []
+        if shown:  # the empty tray's changes where no die was found, as without a detector
+            dice, looked = self._with_reference(frame, shown, dice, prof)
+        self._looked = [(d.cx, d.cy, d.size) for d in dets] + looked
         return dice
 
     def _detector_dice(self, frame: np.ndarray, proposed: list[Detection],
-                       witness: list[tuple[float, float, float, np.ndarray]], shown: list[tuple[float, float, float]],
-                       prof: Profile | None, die_size: float | None) -> list[_Window]:
-        """Detections, segmentation's windows and the empty tray's changes classified, moved onto top
-        faces and searched around; a die is what the classifier takes for one or what the detector is
-        sure of."""
+                       witness: list[tuple[float, float, float, np.ndarray]], prof: Profile | None,
+                       die_size: float | None) -> list[_Window]:
+        """Detections and segmentation's windows classified, moved onto top faces and searched around;
+        a die is what the classifier takes for one or what the detector is sure of (``VOUCH``) or
+        doubts where the empty tray shows something."""
         wins = [(d.cx, d.cy, d.size * DETECT_WINDOW, patch(frame, d.cx, d.cy, d.size * DETECT_WINDOW,
                                                            self.classifier.patch)) for d in proposed]
         wins += witness
-        wins += [(cx, cy, s, patch(frame, cx, cy, s, self.classifier.patch)) for cx, cy, s in shown]
         if not wins:
             return []
         found = self._classify(wins, prof)
@@ -377,7 +377,7 @@ class DiceReader:
 
     def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
                         prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:
-        """(Without a detector.) The places where the frame differs from the empty tray (``changes``)
+        """(With or without a detector.) The places where the frame differs from the empty tray (``changes``)
         and no die was found are classified and moved onto top faces like segmentation's windows. A
         die there is kept even when the classifier only half believes it (``VOUCHED``): the reference
         says something lies there that was not there before, so its confidence stays low and the
