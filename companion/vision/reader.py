@@ -64,6 +64,7 @@ DOUBT = 0.1  # detections at least this likely are classified; kept if the empty
 HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
 SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
+SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 # How the classical pip counter errs, where it gives a count at all: rows the true face (1-6), columns
@@ -329,9 +330,10 @@ class DiceReader:
     def _detector_dice(self, frame: np.ndarray, proposed: list[Detection],
                        witness: list[tuple[float, float, float, np.ndarray]], prof: Profile | None,
                        die_size: float | None) -> list[_Window]:
-        """Detections and segmentation's windows classified, moved onto top faces and searched around;
-        a die is what the classifier takes for one or what the detector is sure of (``VOUCH``) or
-        doubts where the empty tray shows something."""
+        """Detections and segmentation's windows classified, moved onto top faces and (segmentation's
+        only: the detector's are centred on their die already) searched around; a die is what the
+        classifier takes for one or what the detector is sure of (``VOUCH``) or doubts where the
+        empty tray shows something."""
         wins = [(d.cx, d.cy, d.size * DETECT_WINDOW, patch(frame, d.cx, d.cy, d.size * DETECT_WINDOW,
                                                            self.classifier.patch)) for d in proposed]
         wins += witness
@@ -346,7 +348,10 @@ class DiceReader:
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)
-            found += self._search_lost(frame, first, found, prof)
+            if witness and SEARCH_DETECTIONS:
+                found += self._search_lost(frame, first, found, prof)
+            elif witness:
+                found += self._search_lost(frame, first[len(proposed):], found, prof)
         dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
         if dice and die_size is None:
             typical = float(np.median([w.size for w in dice]))
