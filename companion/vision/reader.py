@@ -343,8 +343,11 @@ class DiceReader:
         # Kept even if the classifier doubts them (their confidence then stays low, so the tablet asks).
         # Keeping only detections above 0.5 this way cut the extra dice of the dev webcam photos from 40
         # to 18 but lost 16 of 203 dice on the dev close-ups and crops.
+        # Where the empty tray shows something, as without a detector: when the classifier gives it
+        # at least ``VOUCHED`` (a coin or a screw it sees as no die at all stays out).
         vouched = [w for w, d in zip(found[: len(proposed)], proposed, strict=True)
-                   if d.score >= VOUCH or self._shown_near(d.cx, d.cy, d.size)]
+                   if d.score >= VOUCH
+                   or (self._shown_near(d.cx, d.cy, d.size) and self._die_score(w.probs) >= VOUCHED)]
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)
@@ -368,14 +371,13 @@ class DiceReader:
 
     def _witnessed(self, die: DieReading) -> bool:
         """A die found only with the detector's help needs a second witness: pips the counter could
-        count, a reading sure enough to be answered, the detector sure of a die there, or the empty
-        tray showing something there. Tray screws and desk clutter that a detector window shows the
-        classifier get none of these (the dev photos)."""
+        count, a reading sure enough to be answered, or the detector sure of a die there. Tray screws
+        and desk clutter that a detector window shows the classifier get none of these (the dev
+        photos). The empty tray is no witness: it shows that something lies there (a coin, say), not
+        that it is a die."""
         if die.pips is not None or die.confidence >= UNCERTAIN:
             return True
         half = (die.box[2] - die.box[0]) / 2
-        if self._shown_near(die.center[0], die.center[1], 2 * half):
-            return True
         return any(d.score >= SURE_DETECTION
                    and np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(half, d.size / 2)
                    for d in self.last_detections)
