@@ -33,6 +33,18 @@ def chromium_path() -> str:
     return path
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many page states the whole-game tests checked with axe-core (and how many were repeats)."""
+    play = __import__("sys").modules.get("play")
+    stats = getattr(play, "AXE_STATS", None)
+    if not stats:
+        return
+    runs, same = sum(r for r, _ in stats.values()), sum(s for _, s in stats.values())
+    terminalreporter.write_line(f"axe-core: {runs} page states checked, {same} repeats of a checked DOM skipped")
+    for name, (r, s) in sorted(stats.items()):
+        terminalreporter.write_line(f"  {name}: {r} checked, {s} skipped")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

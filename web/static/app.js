@@ -397,7 +397,10 @@ function optionButton(o, g) {
 function optionButtons(options, g) {
   const gv = GameViews[g.name] || {};
   const focus = gv.focus;
-  const shown = focus ? options.filter((o) => o.recommended || JSON.stringify(o.action).includes(`"${focus}"`)) : options;
+  // a lot tapped on the board narrows the moves to that lot, never a choice about something else
+  // (a lay-off, a roll-off): with no move on the lot, all are shown
+  const onLot = focus ? options.filter((o) => JSON.stringify(o.action).includes(`"${focus}"`)) : [];
+  const shown = onLot.length ? options.filter((o) => o.recommended || onLot.includes(o)) : options;
   const button = (o) => optionButton(o, g);
   const risky = shown.filter((o) => gv.risky && gv.risky(o));
   const safe = shown.filter((o) => !risky.includes(o));
