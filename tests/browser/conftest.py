@@ -39,10 +39,12 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     stats = getattr(play, "AXE_STATS", None)
     if not stats:
         return
-    runs, same = sum(r for r, _ in stats.values()), sum(s for _, s in stats.values())
-    terminalreporter.write_line(f"axe-core: {runs} page states checked, {same} repeats of a checked DOM skipped")
-    for name, (r, s) in sorted(stats.items()):
-        terminalreporter.write_line(f"  {name}: {r} checked, {s} skipped")
+    runs, same, secs = (sum(v[i] for v in stats.values()) for i in range(3))
+    terminalreporter.write_line(
+        f"axe-core: {runs:.0f} page states checked in {secs:.0f} s, {same:.0f} repeats of a checked DOM skipped"
+    )
+    for name, (r, s, t) in sorted(stats.items()):
+        terminalreporter.write_line(f"  {name}: {r:.0f} checked ({t:.1f} s), {s:.0f} skipped")
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,7 +142,7 @@ class Watch:
     def accessibility(self, page: Any, where: str) -> None:
         """axe-core on the page as it is now, unless this very DOM (at this size) was checked already."""
         key = f"{page.viewport_size['width']}x{page.viewport_size['height']}:{page.evaluate(DOM_HASH_JS)}"
-        stats = AXE_STATS.setdefault(self.name, [0, 0])
+        stats = AXE_STATS.setdefault(self.name, [0, 0, 0.0])
         if key in self.axe_seen:
             self.axe_skipped += 1
             stats[1] += 1
@@ -149,7 +150,9 @@ class Watch:
         self.axe_seen.add(key)
         self.axe_runs += 1
         stats[0] += 1
+        started = time.perf_counter()
         self.violations += axe_problems(page, where)
+        stats[2] += time.perf_counter() - started
 
     def screenshot(self, page: Any, size: str, kind: str) -> None:
         """The first sight of each phase in each orientation: the phases in ``phases`` go to ``shots``
@@ -174,8 +177,8 @@ class Watch:
 
 
 _AXE_SCRIPT: str | None = None
-AXE_STATS: dict[str, list[int]] = {}
-"""Per watched game: [axe-core checks run, states skipped as the very same DOM as one checked]
+AXE_STATS: dict[str, list[float]] = {}
+"""Per watched game: [axe-core checks run, states skipped as the very same DOM as one checked, seconds in axe]
 (written at the end of the test session by tests/browser/conftest.py)."""
 
 RUN_AXE_JS = """async () => {
@@ -255,15 +258,16 @@ def enter_dice(page: Any, strategy: Strategy) -> None:
 READ_JS = """() => {
   const q = (s) => [...document.querySelectorAll(s)];
   const shown = (el) => !!el && el.checkVisibility();
-  q("#options [data-pick]").forEach((b) => { delete b.dataset.pick; });
+  q("[data-pick]").forEach((b) => { delete b.dataset.pick; });
+  const choices = "#options button.option, #options-late button.option, #options [data-testid=card-grid] button";
   return {
     over: shown(document.querySelector('[data-testid="outcome"]')) || !!document.querySelector("#dlg-end[open]"),
     summary: !!document.querySelector("#dlg-summary[open]"),
     secret: q('#options [data-testid^="secret-"]').length,
     cards: q("#options .card-button").map((b) => b.dataset.card),
-    options: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
+    options: q(choices).filter(shown)
       .map((b, i) => { b.dataset.pick = String(i); return b.innerText; }),
-    risky: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
+    risky: q(choices).filter(shown)
       .map((b) => b.classList.contains("risky")),
     grid: !!document.querySelector("#options [data-testid=card-grid]"),
     dice: shown(document.getElementById("dice-entry")),
@@ -304,7 +308,7 @@ def step(page: Any, strategy: Strategy) -> bool:
         page.locator("#options details.option-group:not([open]) summary").first.click()
         return step(page, strategy)
     if pick is not None:
-        button = page.locator(f'#options button[data-pick="{pick}"]')
+        button = page.locator(f'.play button[data-pick="{pick}"]')
         risky = now["risky"][pick]
         try:
             button.click(timeout=5_000)

@@ -237,7 +237,10 @@
             if (casino.boss !== null && casino.boss !== undefined) facts.push(_("boss: {name}", { name: sb.players[casino.boss].name }));
           }
         }
-        zoom.append(h("span", "", facts.join(" · ")), h("span", "muted", _("The moves listed are those on this lot; tap it again for all.")));
+        zoom.append(h("span", "", facts.join(" · ")));
+        // said only when the list is narrowed: a choice about something else (a lay-off) shows in full
+        const onLot = (game.awaiting.options || []).some((o) => JSON.stringify(o.action).includes(`"${lot.lot}"`));
+        if (onLot) zoom.append(h("span", "muted", _("The moves listed are those on this lot; tap it again for all.")));
         parts.splice(1, 0, zoom);
       }
       el.replaceChildren(...parts);
