@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Subcommand groups living with the part they drive; each module has register(subparsers).
-PLUGINS = ("companion.vision.cli", "companion.hardware.cli")
+PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.empty_tray_cli")
 
 
 def build_parser() -> argparse.ArgumentParser:

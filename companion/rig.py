@@ -20,6 +20,7 @@ from typing import Any
 from companion.calibration import Calibration, DiceSet
 from companion.config import Config
 from companion.dice_view import DiceView
+from companion.empty_reference import EMPTY_FILE, FRAMES, EmptyReference, check_empty
 from companion.games.base import RuleViolation
 from companion.games.messages import Msg, msg, nmsg
 from companion.session import Table
@@ -66,6 +67,8 @@ class Rig:
         self._profile_lock = threading.RLock()  # learning (worker, calibration) and forgetting take turns
         self._generation = 0  # counts forgets
         self.calibration: Calibration | None = None
+        # The empty tray, captured with the calibration: every reading compares the frame with it.
+        self.reference = EmptyReference(Path(config.store.data_dir) / EMPTY_FILE)
         self.watcher: Any = None  # the real camera's reading thread
         self.lights: Any = None
         self.camera_fps: float | None = None
@@ -300,15 +303,29 @@ class Rig:
     def _read_frame(self, frame: Any) -> Any:
         profile = self.profile.profile if self.profile is not None else None
         reader = self._reader()
+        empty = self._empty_tray(frame)
         calibration = self.calibration
         if calibration is not None:  # the set being taught: its faces, and its count if the table gave it
             dice = calibration.dice
-            return reader.read(frame, profile=profile, expected=dice.count, faces=dice.faces)
+            return reader.read(frame, profile=profile, expected=dice.count, faces=dice.faces, empty=empty)
         awaiting = self.table.awaiting()
         if awaiting is None or awaiting.dice is None:
-            return reader.read(frame, profile=profile)
+            return reader.read(frame, profile=profile, empty=empty)
         # The game knows how many dice were rolled and which faces they have (a worm only in Heckmeck).
-        return reader.read(frame, profile=profile, expected=awaiting.dice.count, faces=awaiting.dice.faces)
+        return reader.read(frame, profile=profile, expected=awaiting.dice.count, faces=awaiting.dice.faces,
+                           empty=empty)
+
+    def _empty_tray(self, frame: Any) -> Any:
+        """The empty-tray reference when it still shows this tray; the tablet hears when it stops (or
+        starts again) matching."""
+        empty, changed = self.reference.usable(frame)
+        if changed:
+            if empty is None:
+                text = msg("The tray looks different from its empty picture (light or camera changed): the "
+                           "picture is ignored. Capture the empty tray again.")
+                self.table.set_status("notice", {"text": text.to_json(), "at": time.time()})
+            self._calibration_changed()
+        return empty
 
     def _roll_entered(self, action: dict[str, Any]) -> None:
         """(Under the table's lock.) A roll was entered: learn from it later, on the worker thread, with
@@ -376,10 +393,9 @@ class Rig:
                 import cv2
 
                 from companion.vision.annotate import annotate
-                from companion.vision.reader import read_dice
 
                 # Mock mode enters the renderer's truth; the picture still shows what the reader sees.
-                reading = view.reading if view.reading is not None else read_dice(view.frame)
+                reading = view.reading if view.reading is not None else self._read_frame(view.frame)
                 frame = annotate(view.frame, reading)
                 ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 view.jpeg = bytes(buf) if ok else None
@@ -447,7 +463,54 @@ class Rig:
         out["learnt"] = None if self.profile is None else len(self.profile.profile)
         out["saved"] = self.profile_path.exists()
         out["own_model"] = self.table_model.status() if self.table_model is not None else None
+        out["empty"] = self.reference.status()
         return out
+
+    # --- the empty tray (see empty_reference.py) ----------------------------------------------------
+    def capture_empty(self) -> dict[str, Any]:
+        """Take the empty tray's reference from a few frames; refused (nothing changed) unless the
+        frames are still and show no die."""
+        if self.camera is None and self.watcher is None:
+            raise RuleViolation(msg("No camera is attached: the empty tray can only be captured with a camera."))
+        if self.watcher is not None:
+            frames = self._watched_frames(FRAMES)
+        else:
+            self.camera.show([])  # mock mode: the simulated hands take the dice out of the tray
+            frames = [self._grab("check the simulated camera on the health page") for _ in range(FRAMES)]
+        profile = self.profile.profile if self.profile is not None else None
+        tray = check_empty(frames, self._reader(), profile)
+        try:
+            self.reference.save(tray)
+        except OSError as exc:
+            raise RuleViolation(
+                msg("The empty tray could not be saved ({error}): free some space and capture again.",
+                    error=str(exc.strerror or exc))
+            ) from exc
+        log.info("captured the empty tray (change level %.1f)", tray.level)
+        if self.watcher is not None:
+            self.watcher.reset()
+        self._calibration_changed()
+        return self.calibration_status()
+
+    def forget_empty(self) -> bool:
+        """Read without the empty tray from now on; True when there was one."""
+        forgot = self.reference.forget()
+        self._calibration_changed()
+        return forgot
+
+    def _watched_frames(self, n: int, timeout: float = 10.0) -> list[Any]:
+        """The next ``n`` frames the camera watcher reads (the real camera is the watcher's alone)."""
+        frames: list[Any] = []
+        seen = self.watcher.frames
+        deadline = time.monotonic() + timeout
+        while len(frames) < n:
+            if time.monotonic() > deadline:
+                raise RuleViolation(msg("The camera is not answering: check it on the health page."))
+            if self.watcher.frames != seen and self.watcher.last_frame is not None:
+                seen = self.watcher.frames
+                frames.append(self.watcher.last_frame)
+            time.sleep(0.01)
+        return frames
 
     def _calibrating(self) -> Calibration:
         calibration = self.calibration

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
+import time
 
 import pytest
 from flask.testing import FlaskClient
@@ -76,9 +78,41 @@ def test_a_stream_frame_is_rendered_once_per_language() -> None:
     cache = FrameCache()
     data = {"version": 3, "prompt": {"msg": "{player}: roll {n} die.", "params": {"player": "Ann", "n": 8},
                                      "plural": "{player}: roll {n} dice."}}
-    frame = f"id: 3\nevent: view\ndata: {json.dumps(data)}\n\n"
-    english = cache.frame(frame, "en")
-    assert '"prompt":"Ann: roll 8 dice."' in english and english.endswith("\n\n")
-    assert cache.frame(frame, "en") is english  # cached by version and language
-    assert cache.frame(frame, "it") != english
-    assert cache.frame(": keepalive\n\n", "ru") == ": keepalive\n\n"
+    english = cache.frame(3, json.dumps(data), "en")
+    assert english.startswith(b"id: 3\nevent: view\ndata: {") and english.endswith(b"\n\n")
+    assert '"prompt":"Ann: roll 8 dice."' in english.decode()
+    assert cache.frame(3, json.dumps(data), "en") is english  # cached by version and language
+    assert cache.frame(3, json.dumps(data), "it") != english
+    assert cache.renderer("en")(3, json.dumps(data)) is english
+
+
+def test_streams_woken_together_wait_for_one_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 200 tablets wake for the same change at once: each rendering the view itself made every change
+    # cost 200 renderings, and pages fell seconds behind as the game's log grew.
+    from companion.web import language as module
+
+    calls: list[str] = []
+
+    def slow_localize(value: object, lang: str) -> object:
+        calls.append(lang)
+        time.sleep(0.02)  # long enough for every thread to arrive while the first one renders
+        return real(value, lang)
+
+    real = module.localize
+    monkeypatch.setattr(module, "localize", slow_localize)
+    cache = FrameCache()
+    data = json.dumps({"version": 9, "n": 1})
+    start = threading.Barrier(40)
+    results: list[bytes] = []
+
+    def page(lang: str) -> None:
+        start.wait()
+        results.append(cache.frame(9, data, lang))
+
+    threads = [threading.Thread(target=page, args=("en" if i % 2 else "it",)) for i in range(40)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(calls) == ["en", "it"]  # once per language, not once per stream
+    assert len(results) == 40 and len(set(map(id, results))) == 2

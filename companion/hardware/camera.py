@@ -161,7 +161,8 @@ class SimulatedCamera(_Closing):
     def __init__(self, *, size: tuple[int, int] = (640, 480), seed: int = 0, scene: Scene | None = None,
                  rolling_frames: int = 6) -> None:
         self.size = size
-        self.scene = scene or Scene()
+        # One tray under one fixed camera: its felt and light stay the same from roll to roll.
+        self.scene = scene or Scene(tray_seed=seed)
         self.hand = False
         self.blur = 0.0
         self.rolling_frames = rolling_frames

@@ -15,8 +15,10 @@ import io
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -65,6 +67,12 @@ class Language:
     locale: str  # what Babel formats numbers and lists with
     translations: Translations
     catalog: Catalog
+
+    @cached_property
+    def babel_locale(self) -> Locale:
+        """Parsed once: Babel would otherwise build a Locale, under its one global lock, for every
+        number it formats (every tablet's stream formats dozens per change)."""
+        return Locale.parse(self.locale)
 
     def gettext(self, text: str) -> str:
         found = self.translations.gettext(text)

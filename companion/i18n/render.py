@@ -11,8 +11,10 @@ message inside a view, leaving everything else untouched.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
+from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
@@ -47,11 +49,17 @@ def _param(value: Any, lang: Language) -> str:
     if isinstance(value, int):
         if abs(value) >= 10**15:  # beyond any score; Babel's decimals cannot format such a number
             return str(value)[:40]
-        return str(format_decimal(value, locale=lang.locale))
+        return _number(value, lang.babel_locale)
     if isinstance(value, list | tuple):
         items = [_param(v, lang) for v in value]
-        return str(format_list(items, locale=lang.locale)) if items else ""
+        return str(format_list(items, locale=lang.babel_locale)) if items else ""
     return str(value)
+
+
+@lru_cache(maxsize=4096)
+def _number(value: int, locale: Locale) -> str:
+    """Scores and counts repeat in every view: each is put in a locale's digits once."""
+    return str(format_decimal(value, locale=locale))
 
 
 def localize(value: Any, lang: str) -> Any:
@@ -60,10 +68,12 @@ def localize(value: Any, lang: str) -> Any:
 
 
 def _walk(value: Any, lang: Language) -> Any:
+    if value is None or isinstance(value, str | int | float):  # most of a view: the cheap checks first
+        return value
+    if isinstance(value, list):
+        return [_walk(v, lang) for v in value]
     if isinstance(value, Mapping):
         if is_msg_json(value):
             return _render(value, lang)
         return {k: _walk(v, lang) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_walk(v, lang) for v in value]
     return value

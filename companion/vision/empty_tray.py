@@ -12,19 +12,29 @@ different places is one (``from_frames``), as long as no spot holds a die in mos
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-MIN_DIFF = 28.0  # colour distance (Lab, blurred) that counts as a change
+MIN_DIFF = 28.0  # colour distance (Lab, blurred) that counts as a change, unless the noise was measured
+LEVEL_RANGE = (6.0, 40.0)  # measured from the camera's noise (``capture``), the level stays in this range
+NOISE_MARGIN = 3.0  # ... at this many times the noise's 99.9th percentile between still empty frames
 AREA_RANGE = (0.25, 6.0)  # blobs of this many die areas are kept (several touching dice make one blob)
+STALE_SHARE = 0.4  # a frame that differs from the empty tray over more of it than this no longer matches it
+# (a lamp moved or switched, the camera knocked): a full tray of dice with their shadows covers far less
+SHADOWED = 1.1  # a die and its shadow differ over about this many die sides
+SHARE_WIDTH = 160  # the share is judged on both pictures shrunk to this width
+WORK_WIDTH = 640  # where dice lie is judged on both shrunk to this width
 
 
 @dataclass(frozen=True)
 class EmptyTray:
     image: np.ndarray  # BGR, the frame size
+    level: float = MIN_DIFF  # colour distance that counts as a change (``capture`` sets it from the noise)
+    _cache: dict[tuple[Any, int], Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_frames(cls, frames: Sequence[np.ndarray]) -> EmptyTray:
@@ -32,52 +42,152 @@ class EmptyTray:
         stack = np.stack([np.asarray(f, np.uint8) for f in frames])
         return cls(np.median(stack, axis=0).astype(np.uint8))
 
+    @classmethod
+    def capture(cls, frames: Sequence[np.ndarray]) -> EmptyTray:
+        """The empty tray from a few still frames of it: their per-pixel median, and the level of
+        change that counts from how much the frames differ from it (the camera's own noise), so that a
+        quiet camera sees a dark die on dark felt and a noisy one does not see dice in its noise."""
+        if len(frames) < 2:
+            raise ValueError("the empty tray needs at least two frames to measure the camera's noise")
+        median = cls.from_frames(frames).image
+        small = _shrunk(median, WORK_WIDTH)[0]
+        noise = max(float(np.percentile(_blurred(_distance(_shrunk(np.asarray(f, np.uint8), WORK_WIDTH)[0], small)),
+                                        99.9)) for f in frames)
+        return cls(median, float(np.clip(NOISE_MARGIN * noise, *LEVEL_RANGE)))
+
     def save(self, path: Path | str) -> None:
-        if not cv2.imwrite(str(path), self.image):
-            raise OSError(f"cannot write {path}")
+        """The picture and its level in one file (numpy's .npz: a zip whose checksums catch damage)."""
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, image=self.image, level=np.float32(self.level))
 
     @classmethod
     def load(cls, path: Path | str) -> EmptyTray:
-        img = cv2.imread(str(path))
-        if img is None:
-            raise OSError(f"cannot read the empty tray from {path}")
-        return cls(img)
+        """Raises ``ValueError`` for a file that is not a whole empty-tray picture, ``OSError`` when
+        it cannot be read at all."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                image, level = np.asarray(data["image"]), float(data["level"])
+        except OSError:
+            raise
+        except Exception as exc:  # a truncated or damaged zip, a missing array, bad bytes
+            raise ValueError(f"{path} is not a whole empty-tray picture ({exc})") from exc
+        if image.dtype != np.uint8 or image.ndim != 3 or image.shape[2] != 3 or min(image.shape[:2]) < 16:
+            raise ValueError(f"{path} holds no colour picture of a tray")
+        if not np.isfinite(level) or not 0 < level <= 255:
+            raise ValueError(f"{path} holds an impossible level of change ({level})")
+        return cls(image, level)
 
     def difference(self, frame: np.ndarray) -> np.ndarray:
         """Per pixel, how far the frame's colour is from the empty tray's (Lab, light evened out)."""
         ref: np.ndarray = self.image
         if ref.shape[:2] != frame.shape[:2]:
             ref = cv2.resize(ref, (frame.shape[1], frame.shape[0]), interpolation=cv2.INTER_AREA)
-        a = cv2.cvtColor(cv2.GaussianBlur(frame, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-        b = cv2.cvtColor(cv2.GaussianBlur(ref, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
-        b[..., 0] *= (float(np.median(a[..., 0])) + 1.0) / (float(np.median(b[..., 0])) + 1.0)  # brighter room
-        out: np.ndarray = np.sqrt(((a - b) ** 2).sum(axis=2))
-        return out
+        return _distance(frame, ref)
+
+    def changed_share(self, frame: np.ndarray) -> float:
+        """The share of the frame that differs from the empty tray. Dice cover a small part of it; when
+        most of it differs, the light or the camera has changed since the reference was taken."""
+        mask, _ = self._changed(frame, SHARE_WIDTH)
+        return float(np.count_nonzero(mask)) / float(mask.size)
+
+    def matches(self, frame: np.ndarray) -> bool:
+        """Is this still the tray the reference shows (same light, same camera)?"""
+        if abs(frame.shape[1] / max(frame.shape[0], 1) - self.image.shape[1] / max(self.image.shape[0], 1)) > 0.02:
+            return False  # another camera mode: another picture altogether
+        return self.changed_share(frame) <= STALE_SHARE
+
+    def _changed(self, frame: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
+        """1 where the frame differs from the empty tray by more than the level, on both shrunk to
+        ``width`` (the distance blurred: a die's body that differs a little all over is a change, a
+        noisy pixel is not); and the scale from the frame to that mask."""
+        last = self._cache.get(("last", width))
+        if last is not None and last[0] is frame:  # one reading asks twice (die size, then places)
+            return last[1], last[2]
+        small, scale = _shrunk(frame, width)
+        key = (small.shape[1], small.shape[0])
+        ref = self._cache.get(key)
+        if ref is None:
+            ref = self._cache[key] = cv2.resize(self.image, key, interpolation=cv2.INTER_AREA)
+        mask = (_blurred(_distance(small, ref)) > self.level).astype(np.uint8)
+        self._cache[("last", width)] = (frame, mask, scale)
+        return mask, scale
+
+    def die_side(self, frame: np.ndarray) -> float | None:
+        """The typical die side in the frame, from the die-sized places that differ from the empty tray
+        (None when none does). Dark dice on dark felt leave segmentation only their pips to size them by;
+        against the empty tray the whole die and its shadow differ."""
+        changed, scale = self._changed(frame)
+        short = float(min(changed.shape))
+        mask = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        keep = [i for i in range(1, n) if (short / 60) ** 2 <= stats[i, cv2.CC_STAT_AREA] <= (short / 3) ** 2]
+        if not keep:
+            return None
+        # The widest disc that fits in a blob is about a die wide, whether the blob is one die or a row
+        # of touching ones (whose area would make them one large die).
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
+        widest = []
+        for i in keep:
+            x, y, w, h = (int(v) for v in stats[i, :4])
+            widest.append(float(dist[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i].max()))
+        return float(np.median(widest)) * 2.0 / SHADOWED / scale
 
     def changes(self, frame: np.ndarray, die_size: float) -> list[tuple[float, float, float]]:
         """Die-sized places where the frame differs from the empty tray: (cx, cy, window side). A blob
         larger than a die (dice touching) gives a window on each die-sized peak of its distance map."""
         if die_size <= 0:
             return []
-        diff = self.difference(frame)
-        k = max(3, int(die_size * 0.15) | 1)
-        opened = cv2.morphologyEx((diff > MIN_DIFF).astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        changed, scale = self._changed(frame)
+        side = die_size * scale
+        k = max(3, int(side * 0.15) | 1)
+        opened = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         mask = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask)
-        area = die_size * die_size
+        area = side * side
         out: list[tuple[float, float, float]] = []
         for i in range(1, n):
             a = float(stats[i, cv2.CC_STAT_AREA])
             if not AREA_RANGE[0] * area <= a <= AREA_RANGE[1] * area:
                 continue
             if a <= 1.6 * area:
-                out.append((float(centroids[i][0]), float(centroids[i][1]), die_size * 1.15))
+                out.append((float(centroids[i][0]), float(centroids[i][1]), side * 1.15))
                 continue
             dist = cv2.distanceTransform((labels == i).astype(np.uint8), cv2.DIST_L2, 5)
-            peaks = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > die_size * 0.3)
+            peaks = (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8))) & (dist > side * 0.3)
             ys, xs = np.nonzero(peaks)
             for j in np.argsort(-dist[ys, xs]):
                 x, y = float(xs[j]), float(ys[j])
-                if all(np.hypot(x - cx, y - cy) > die_size * 0.7 for cx, cy, _ in out):
-                    out.append((x, y, die_size * 1.15))
-        return out
+                if all(np.hypot(x - cx, y - cy) > side * 0.7 for cx, cy, _ in out):
+                    out.append((x, y, side * 1.15))
+        return [((x + 0.5) / scale - 0.5, (y + 0.5) / scale - 0.5, w / scale) for x, y, w in out]
+
+
+def _shrunk(frame: np.ndarray, width: int) -> tuple[np.ndarray, float]:
+    """The frame at most ``width`` wide, and the scale it was shrunk by."""
+    h, w = frame.shape[:2]
+    if w <= width:
+        return frame, 1.0
+    scale = width / w
+    return cv2.resize(frame, (width, max(1, round(h * scale))), interpolation=cv2.INTER_AREA), scale
+
+
+def _distance(frame: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Per pixel colour distance (Lab, blurred) of two pictures of one size, each colour channel of the
+    reference scaled to the frame's (a dimmer room or warmer light changes every pixel alike, a die
+    only its own)."""
+    step = max(1, min(frame.shape[:2]) // 64)  # the medians from a sparse grid: the same number, faster
+    f = cv2.GaussianBlur(frame, (5, 5), 0)
+    r = cv2.GaussianBlur(ref, (5, 5), 0).astype(np.float32)
+    gain = (np.median(f[::step, ::step].reshape(-1, 3), axis=0) + 1.0) / (
+        np.median(r[::step, ::step].reshape(-1, 3), axis=0) + 1.0)
+    r = np.clip(r * gain.astype(np.float32), 0, 255).astype(np.uint8)
+    a = cv2.cvtColor(f, cv2.COLOR_BGR2LAB).astype(np.float32)
+    b = cv2.cvtColor(r, cv2.COLOR_BGR2LAB).astype(np.float32)
+    d = cv2.subtract(a, b)
+    out: np.ndarray = cv2.sqrt(cv2.transform(cv2.multiply(d, d), np.ones((1, 3), np.float32)))
+    return out
+
+
+def _blurred(distance: np.ndarray) -> np.ndarray:
+    out: np.ndarray = cv2.GaussianBlur(distance, (0, 0), max(1.0, min(distance.shape[:2]) / 160.0))
+    return out

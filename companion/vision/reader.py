@@ -61,6 +61,7 @@ WINDOW = 1.15  # window side / die side: the margin that centred training window
 USE_DETECTOR = False  # the daemon's reader uses the learned detector (docs/vision.md, "The die detector")
 DETECT_WINDOW = 1.1  # classifier window side / the detector's die box side
 DOUBT = 0.1  # detections at least this likely are classified; kept if the empty tray shows them
+VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 # How the classical pip counter errs, where it gives a count at all: rows the true face (1-6), columns
 # its count (1-6), counted on the reader's own windows in the train photos of both dev sets, read once
@@ -159,13 +160,20 @@ class DiceReader:
         die is then read as the likeliest of those, and nothing is guessed about the set
         (``one_set``). ``empty``: the empty tray seen by the same camera (with a detector only)."""
         t0 = time.perf_counter()
+        raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
         size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
+        looked_at: list[tuple[float, float, float]] = []
         if self.detector is not None:
             found = self._detector_windows(frame, size_hint, prof, empty)
+            looked_at = self._looked
         else:
+            if empty is not None and size_hint is None:
+                size_hint = empty.die_side(raw)  # the dice as the reference sees them, not their pips
             found = self._dice_windows(frame, size_hint, prof)
+            if empty is not None:
+                found, looked_at = self._with_reference(frame, empty.changes(raw, size_hint or 0.0), found, prof)
         if expected is not None and len(found) > expected:
             found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
@@ -175,10 +183,8 @@ class DiceReader:
         dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
-        looked: tuple[tuple[float, float, float], ...] = ()
-        if self.detector is not None:
-            looked = tuple((x, y, s) for x, y, s in self._looked
-                           if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
+        looked = tuple((x, y, s) for x, y, s in looked_at
+                       if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
         return Reading(dice, (time.perf_counter() - t0) * 1000.0, looked)
 
     def window_patches(self, frame: np.ndarray, die_size: float | None = None
@@ -304,6 +310,31 @@ class DiceReader:
             if all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.5 * max(w.size, d.size) for d in dice):
                 dice.append(w)
         return dice
+
+    def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
+                        prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:
+        """(Without a detector.) The places where the frame differs from the empty tray (``changes``)
+        and no die was found are classified and moved onto top faces like segmentation's windows. A
+        die there is kept even when the classifier only half believes it (``VOUCHED``): the reference
+        says something lies there that was not there before, so its confidence stays low and the
+        tablet asks. What is left is returned as places looked at, for the annotated frame."""
+        shown = [(x, y, s) for x, y, s in changes
+                 if all(np.hypot(x - w.cx, y - w.cy) > 0.5 * max(s, w.size) for w in found)]
+        if not shown:
+            return found, []
+        first = self._classify([(x, y, s, patch(frame, x, y, s, self.classifier.patch)) for x, y, s in shown], prof)
+        tried = self._recentre(frame, first, prof) if self.classifier.has_offset else first
+        dice = list(found)
+        looked: list[tuple[float, float, float]] = []
+        for x, y, s in shown:
+            near = [w for w in tried if np.hypot(w.cx - x, w.cy - y) < 0.6 * s
+                    and all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.5 * max(w.size, d.size) for d in dice)]
+            best = max(near, key=lambda w: (self._die_score(w.probs), self._face_score(w)), default=None)
+            if best is not None and self._die_score(best.probs) >= VOUCHED:
+                dice.append(best)
+            else:
+                looked.append((x, y, s / WINDOW))
+        return dice, looked
 
     def _recentre(self, frame: np.ndarray, found: list[_Window], prof: Profile | None) -> list[_Window]:
         """Windows on or near a die are moved to where the network sees its top face, at the die's size,

@@ -118,6 +118,9 @@ class Scene:
     # face, so the side faces turned to the camera show, pips and all, as in a webcam beside a desk.
     tilt: tuple[float, float] = (0.0, 0.0)
     grain: float = 0.0  # wood grain in the tray: streaks along one direction, this strong (grey levels)
+    # The tray's own texture and light drawn from this seed rather than the frame's: one fixed tray under
+    # one fixed camera for every roll (the mock camera), so an empty frame is that tray's empty reference.
+    tray_seed: int | None = None
 
 
 def render_dice(
@@ -154,6 +157,11 @@ def render_scene(
     img = _background(rng, width, height, scene.background)
     if scene.grain > 0:
         img = _wood(rng, img, scene.grain)
+    if scene.tray_seed is not None:  # the frame's own draws above still happen, so its dice lie as before
+        tray = np.random.default_rng(scene.tray_seed)
+        img = _background(tray, width, height, scene.background)
+        if scene.grain > 0:
+            img = _wood(tray, img, scene.grain)
     placed = _place(rng, dice, width, height, side, scene.touching)
     drawn: list[RenderedDie] = []
     for die, (cx, cy, angle) in zip(dice, placed, strict=True):

@@ -173,4 +173,4 @@ def _merge(readings: list[Reading]) -> Reading:
         conf = best.confidence if count == len(seen) else min(best.confidence, UNCERTAIN * 0.9)
         state = "settled" if conf >= UNCERTAIN else "unreadable"
         out.append(replace(best, confidence=conf, state=state, center=die.center, box=die.box))
-    return Reading(out, sum(r.ms for r in readings))
+    return Reading(out, sum(r.ms for r in readings), last.looked)  # where it looked: the annotated frame shows it

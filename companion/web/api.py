@@ -23,7 +23,7 @@ from companion.record import RecordError, loads, summary_line
 from companion.session import Table
 from companion.web.guard import refused_pin
 from companion.web.hub import Hub, TooManyStreams
-from companion.web.language import bundle, localize_response, localized_frames, request_language
+from companion.web.language import bundle, localize_response, request_language
 
 api = Blueprint("api", __name__, url_prefix="/api")
 api.after_request(localize_response)  # every answer's messages in the page's language
@@ -460,6 +460,22 @@ def stop_calibration() -> Any:
     return jsonify(taught={"rolls": taught["rolls"], "dice": taught["dice"]}, calibration=rig.calibration_status())
 
 
+@api.post("/calibration/empty")
+@needs_pin
+def capture_empty() -> Any:
+    """Capture the empty tray: a few still frames with no die in them become the reference the reader
+    compares every frame with (refused, nothing changed, if something moves or a die is in view)."""
+    return jsonify(devices().capture_empty())
+
+
+@api.delete("/calibration/empty")
+@needs_pin
+def forget_empty() -> Any:
+    rig = devices()
+    forgot = rig.forget_empty()
+    return jsonify(forgot=forgot, calibration=rig.calibration_status())
+
+
 @api.delete("/profile")
 @needs_pin
 def forget_dice() -> Any:
@@ -482,10 +498,10 @@ def events() -> Any:
     hub: Hub = ctx()["hub"]
     try:
         client = request.remote_addr or ""
-        stream = hub.stream(table().latest_view(), request.headers.get("Last-Event-ID"), client=client)
+        render = ctx()["frames"].renderer(request_language())  # each view in this page's language
+        stream = hub.stream(table().latest_view(), request.headers.get("Last-Event-ID"), client=client, render=render)
     except TooManyStreams as exc:
         return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
-    stream = localized_frames(stream, request_language(), ctx()["frames"])  # this page's language
     return Response(
         stream_with_context(stream),
         mimetype="text/event-stream",

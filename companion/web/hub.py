@@ -12,9 +12,11 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+Render = Callable[[int, str], bytes]
 
 
 class TooManyStreams(RuntimeError):
@@ -73,8 +75,16 @@ class Hub:
             time.sleep(0.01)
         return not self.streams
 
-    def stream(self, first: dict[str, Any], last_event_id: str | None = None, client: str = "") -> Iterator[str]:
-        """The text/event-stream body for one page: the current view at once, then each change."""
+    def stream(
+        self,
+        first: dict[str, Any],
+        last_event_id: str | None = None,
+        client: str = "",
+        render: Render | None = None,
+    ) -> Iterator[bytes]:
+        """The text/event-stream body for one page: the current view at once, then each change.
+        ``render(version, view_json)`` makes a view's frame (the page's language); every stream is
+        handed the same JSON text for a change, so a renderer can do the work once for all of them."""
         new = _Stream(client, time.monotonic())
         with self._lock:
             if self._closed:
@@ -88,39 +98,39 @@ class Hub:
                     raise TooManyStreams(f"{self.max_streams} pages are already watching; close one and retry.")
                 self._end(crowded[0])  # a client with two open streams gives one up to a new client
             self._streams.append(new)
-        return self._frames(new, first)
+        return self._frames(new, first, render or _frame)
 
     def _end(self, stream: _Stream) -> None:
         """Under the lock: take the stream's slot now and tell its page to stop (it ends at once)."""
         self._streams.remove(stream)
         _put_latest(stream.queue, None)
 
-    def _frames(self, stream: _Stream, first: dict[str, Any]) -> Iterator[str]:
+    def _frames(self, stream: _Stream, first: dict[str, Any], render: Render) -> Iterator[bytes]:
         q = stream.queue
         try:
-            yield "retry: 2000\n\n"
+            yield b"retry: 2000\n\n"
             version = int(first.get("version", 0))
-            yield _frame(version, json.dumps(first, separators=(",", ":")))
+            yield render(version, json.dumps(first, separators=(",", ":")))
             while True:
                 try:
                     message = q.get(timeout=self.keepalive)
                 except queue.Empty:
-                    yield ": keepalive\n\n"
+                    yield b": keepalive\n\n"
                     continue
                 if message is None:
                     return
                 if message[0] <= version:
                     continue
                 version = message[0]
-                yield _frame(*message)
+                yield render(*message)
         finally:
             with self._lock:
                 if stream in self._streams:
                     self._streams.remove(stream)
 
 
-def _frame(event_id: int, data: str) -> str:
-    return f"id: {event_id}\nevent: view\ndata: {data}\n\n"
+def _frame(event_id: int, data: str) -> bytes:
+    return f"id: {event_id}\nevent: view\ndata: {data}\n\n".encode()
 
 
 def _put_latest(q: queue.Queue[tuple[int, str] | None], message: tuple[int, str] | None) -> None:

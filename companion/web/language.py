@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, Response, current_app, g, request
@@ -57,37 +58,47 @@ def localize_response(response: Response) -> Response:
     return response
 
 
+@dataclass(eq=False)
+class _Rendered:
+    """One (version, language) frame: the first stream to need it renders it, the others wait for it."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    frame: bytes | None = None
+
+
 class FrameCache:
-    """Rendered event-stream frames by (version, language): each view is put in each language once."""
+    """Rendered event-stream frames by (version, language): each view is put in each language once,
+    and every page in that language is sent the very same bytes.
+
+    Every stream wakes up for the same change at the same moment; without waiting for the one that
+    renders, 200 tablets would each render the view (200 renderings per change, seconds of CPU a
+    second at 20 inputs a second), and pages would fall further behind the longer the game."""
 
     def __init__(self, size: int = 32) -> None:
         self._lock = threading.Lock()
-        self._frames: OrderedDict[tuple[str, int, str], str] = OrderedDict()
+        self._frames: OrderedDict[tuple[int, int, str], _Rendered] = OrderedDict()
         self.size = size
 
-    def frame(self, frame: str, lang: str) -> str:
-        head, sep, data = frame.partition("data: ")
-        if not sep or not head.startswith("id: "):
-            return frame  # retry hints and keepalive comments carry no words
-        payload = data.rstrip("\n")
-        key = (head, hash(payload), lang)
+    def frame(self, version: int, data: str, lang: str) -> bytes:
+        """The frame of view ``data`` (its JSON, as the hub published it) in ``lang``."""
+        key = (version, hash(data), lang)  # the hub hands every stream the same string: hashed once
         with self._lock:
-            found = self._frames.get(key)
-            if found is not None:
+            slot = self._frames.get(key)
+            if slot is None:
+                slot = self._frames[key] = _Rendered()
+                while len(self._frames) > self.size:
+                    self._frames.popitem(last=False)
+            else:
                 self._frames.move_to_end(key)
-                return found
-        view = localize(json.loads(payload), lang)
-        rendered = f"{head}data: {json.dumps(view, ensure_ascii=False, separators=(',', ':'))}\n\n"
-        with self._lock:
-            self._frames[key] = rendered
-            while len(self._frames) > self.size:
-                self._frames.popitem(last=False)
-        return rendered
+        with slot.lock:  # one renders; the streams behind it take its bytes
+            if slot.frame is None:
+                view = json.dumps(localize(json.loads(data), lang), ensure_ascii=False, separators=(",", ":"))
+                slot.frame = f"id: {version}\nevent: view\ndata: {view}\n\n".encode()
+            return slot.frame
 
-
-def localized_frames(frames: Iterator[str], lang: str, cache: FrameCache) -> Iterator[str]:
-    for frame in frames:
-        yield cache.frame(frame, lang)
+    def renderer(self, lang: str) -> Callable[[int, str], bytes]:
+        """What :meth:`companion.web.hub.Hub.stream` calls for each of a ``lang`` page's views."""
+        return lambda version, data: self.frame(version, data, lang)
 
 
 # --- the page's own words ------------------------------------------------------------------------

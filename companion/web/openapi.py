@@ -156,6 +156,10 @@ def spec() -> dict[str, Any]:
                     "properties": {"faces": {"type": "array", "items": FACE}, "reading": {"type": "integer"}},
                 }))
             },
+            "/api/calibration/empty": {
+                "post": _change("capture the empty tray (take the dice out first)"),
+                "delete": _change("read without the empty tray's picture"),
+            },
             "/api/profile": {"delete": _change("forget what was learnt of the old dice")},
             "/api/events": {
                 "get": {

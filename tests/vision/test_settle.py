@@ -58,6 +58,16 @@ def test_uncertain_die_is_reread_from_next_frames():
     assert fake.calls >= 3
 
 
+def test_the_settled_reading_keeps_where_the_reader_looked():
+    """The annotated frame draws ``looked`` as grey circles: merging still frames must not lose it."""
+    cam = SimulatedCamera(seed=5)
+    cam.show([RenderDie(4)])
+    script = [Reading([die(4, 0.95)], looked=((10.0, 20.0, 30.0),))] * 3
+    detector = SettleDetector(FakeReader(script), SettleConfig(still_frames=1, agree=2))
+    got = [r for r in (detector.feed(cam.read()) for _ in range(4)) if r is not None]
+    assert len(got) == 1 and got[0].looked == ((10.0, 20.0, 30.0),)
+
+
 def test_disagreeing_frames_end_uncertain():
     cam = SimulatedCamera(seed=6)
     cam.show([RenderDie(1)])

@@ -601,9 +601,17 @@ function renderDiceEntry(g, aw, devices) {
     photo.onclick = () => photo.classList.toggle("large");
     reading.replaceChildren(photo, label, ...g.reading.map((d) => dieEl(d.face, d.colour || "")), use);
     if (g.reading_note) {
+      // short or unsure: the picture is shown large at once, with where the camera looked, so the
+      // table sees the die it missed or doubts
+      photo.classList.add("large", "short");
+      photo.dataset.testid = "reading-photo";
       const note = document.createElement("small");
       note.textContent = g.reading_note;
-      reading.append(note);
+      const legend = document.createElement("small");
+      legend.className = "reading-legend";
+      legend.dataset.testid = "reading-legend";
+      legend.textContent = _("Green: read. Amber: unsure. Grey circle: the camera looked there and found no die.");
+      reading.append(note, legend);
     }
   }
   $("btn-sim").hidden = devices.camera !== "simulated";

@@ -44,6 +44,7 @@
       : (status.saved ? _("The reader has learnt this table's dice.") : _("The reader has not learnt this table's dice yet.")))
       + network;
     $("teach-forget").disabled = !status.saved && !status.learnt;
+    drawEmpty(status.empty || {});
     if (!active) return;
     const reading = status.reading;
     if (!reading) { faces = []; number = null; }
@@ -101,6 +102,25 @@
     return b;
   }
 
+  // The empty tray: the picture every reading is compared with, so a die the reader alone would miss
+  // still shows. Captured here, before rolling (the dice out of the tray).
+  function drawEmpty(empty) {
+    const state = empty.state || "none";
+    const taken = empty.taken ? new Date(empty.taken * 1000).toLocaleString(document.documentElement.lang || undefined,
+      { dateStyle: "short", timeStyle: "short" }) : "";
+    const text = {
+      none: _("Take the dice out of the tray and capture it empty: the reader then compares every roll with it and finds dice it would miss."),
+      ok: _("The reader compares every roll with the empty tray captured {time}.", { time: taken }),
+      stale: _("The tray looks different from its empty picture (light or camera changed), so the picture is ignored: take the dice out and capture it again."),
+      damaged: _("The empty tray's picture on the data disk is damaged and is not used: capture it again."),
+    }[state] || "";
+    const line = $("teach-empty-state");
+    line.textContent = text;
+    line.dataset.state = state;
+    line.classList.toggle("warning", state === "stale" || state === "damaged");
+    $("teach-capture").textContent = state === "none" ? _("Capture the empty tray") : _("Capture the empty tray again");
+  }
+
   function drawProgress() {
     const s = status;
     const rolls = ngettext("{n} roll", "{n} rolls", s.rolls);
@@ -133,6 +153,7 @@
       send("/api/calibration", body);
     };
     $("teach-roll").onclick = () => send("/api/calibration/roll");
+    $("teach-capture").onclick = () => send("/api/calibration/empty");
     $("teach-confirm").onclick = () => send("/api/calibration/confirm", { faces, reading: number });
     $("teach-done").onclick = async () => {
       if (await send("/api/calibration", null, "DELETE")) $("dlg-teach").close();
