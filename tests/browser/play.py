@@ -236,7 +236,7 @@ class Strategy:
         return False
 
 
-def enter_dice(page: Any, strategy: Strategy) -> None:
+def enter_dice(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None) -> None:
     box = page.locator("#dice-entry")
     rows = page.locator("#faces .colour-row")
     if rows.count():
@@ -252,6 +252,7 @@ def enter_dice(page: Any, strategy: Strategy) -> None:
         faces = [b.get_attribute("data-face") for b in page.locator("#faces button.face").all()]
         for face in strategy.faces(faces, count, None):
             page.locator(f'#faces button.face[data-face="{face}"]').click()
+    seen()  # the pad with the dice entered, before they are sent
     page.get_by_test_id("submit-roll").click()
 
 
@@ -277,8 +278,10 @@ READ_JS = """() => {
 }"""
 
 
-def step(page: Any, strategy: Strategy) -> bool:
-    """One input through the page; False once the game is over."""
+def step(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None) -> bool:
+    """One input through the page; False once the game is over. ``seen`` is called at each state the
+    page passes through on the way (a dismissed summary, a tapped lot, an open group or secret dialog,
+    an armed risky move, dice entered on the pad)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     now = page.evaluate(READ_JS)
@@ -287,12 +290,15 @@ def step(page: Any, strategy: Strategy) -> bool:
     if now["summary"]:
         strategy.summaries.append(page.locator("#dlg-summary").inner_text())
         page.get_by_test_id("summary-close").click()
+        seen()
     if strategy.before(page):
+        seen()
         now = page.evaluate(READ_JS)
     if strategy.act(page):
         return True
     if now["secret"]:
         page.locator('#options [data-testid^="secret-"]').first.click()
+        seen()
         choices = page.locator("#secret-options button.option")
         labels = choices.all_inner_texts()
         choices.nth(strategy.secret(labels)).click()
@@ -306,23 +312,28 @@ def step(page: Any, strategy: Strategy) -> bool:
         print(now["prompt"], "|", labels[:12], "->", pick, "dice" if now["dice"] else "")
     if pick is None and not now["dice"] and now["folded"]:
         page.locator("#options details.option-group:not([open]) summary").first.click()
-        return step(page, strategy)
+        seen()
+        return step(page, strategy, seen)
     if pick is not None:
         button = page.locator(f'.play button[data-pick="{pick}"]')
         risky = now["risky"][pick]
         try:
             button.click(timeout=5_000)
         except PlaywrightTimeout:
-            return step(page, strategy)  # the page was drawn again between reading and tapping: read again
+            return step(page, strategy, seen)  # the page was drawn again between reading and tapping: read again
         if risky:
+            seen()  # armed: "Tap again to confirm"
+            if button.get_attribute("data-armed") is None:
+                button.click()  # the check outlasted the arming (a loaded machine): arm it again
             button.click()  # the second tap a turn-ending move asks for
         return True
     if now["dice"]:
-        enter_dice(page, strategy)
+        enter_dice(page, strategy, seen)
         return True
     if now["folded"]:
         page.locator("#options details.option-group:not([open]) summary").first.click()
-        return True
+        seen()
+        return step(page, strategy, seen)
     raise AssertionError(f"nothing to do on the page: {now['prompt']}")
 
 
@@ -330,7 +341,7 @@ def play(driver: Any, strategy: Strategy, watch: Watch, limit: int = 600) -> int
     """Play to the end from ``driver``; every watched page is checked after each input."""
     for inputs in range(limit):
         before = version(driver)
-        if not step(driver, strategy):
+        if not step(driver, strategy, lambda: watch.check(version(driver))):
             return inputs
         driver.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
         watch.check(version(driver))
