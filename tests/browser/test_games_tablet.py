@@ -66,7 +66,7 @@ DOC_PHASES = {
     "heckmeck": {"take", "decide", "over"},
     "lasvegas": {"stock", "place", "summary", "over"},
     "cincinnati": {"choose", "throw", "over"},
-    "lordsofvegas": {"deal", "play", "over"},
+    "lordsofvegas": {"deal", "play", "summary", "over"},
 }
 
 
