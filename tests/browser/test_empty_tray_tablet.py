@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 from live import serve  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
+from companion.calibration import PLAIN, DiceSet
 from companion.config import Config, ServerConfig, StoreConfig
 from companion.i18n.render import localize
 from companion.journal import Journal
@@ -112,3 +114,34 @@ def test_a_short_reading_shows_where_the_camera_looked(page: Any, rigged: tuple[
         if SHOTS:
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=f"{SHOTS}/short-{lang}-{width}x{height}.png", full_page=True)
+
+
+STALE = ("The tray looks different from its empty picture (light or camera changed), so the picture is ignored: "
+         "take the dice out and capture it again.")
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "ru", "de"])
+def test_a_stale_empty_tray_is_said_in_the_teach_dialog(page: Any, rigged: tuple[str, Table, Rig], lang: str
+                                                        ) -> None:
+    """A lamp switched on beside the tray after the capture: the dialog says the picture is ignored."""
+    base, table, rig = rigged
+    rig.capture_empty()
+    rig.start_calibration(DiceSet(PLAIN, 5))
+    plain = rig.camera.read
+    lamp = np.linspace(0.4, 1.5, rig.camera.size[0], dtype=np.float32)[None, :, None]
+    rig.camera.read = lambda: np.clip(plain() * lamp, 0, 255).astype(np.uint8)  # type: ignore[method-assign]
+    rig.calibration_roll()
+    assert table.view()["status"]["calibration"]["empty"]["state"] == "stale"
+    for width, height in ((1280, 800), (800, 1280)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{base}/?lang={lang}")
+        expect(page.get_by_test_id("connection")).not_to_have_text("")
+        page.get_by_test_id("teach-button").click()
+        state = page.get_by_test_id("teach-empty-state")
+        expect(state).to_have_attribute("data-state", "stale")
+        expect(state).to_have_text(str(localize({"msg": STALE}, lang)))
+        expect(page.get_by_test_id("teach-capture")).to_be_visible()
+        expect(page.locator("#teach-photo")).to_be_visible()
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"{SHOTS}/stale-{lang}-{width}x{height}.png")
