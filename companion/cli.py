@@ -61,6 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     jrecover.add_argument("--from", dest="source", help="this backup file instead of the newest good one")
     jrecover.add_argument("--empty", action="store_true", help="no backup: start an empty journal")
     jrecover.add_argument("--force", action="store_true", help="even if the journal is whole")
+    jrecover.add_argument(
+        "--no-salvage", action="store_true", help="do not carry over the damaged files' entries newer than the backup"
+    )
     jcheck.set_defaults(func=_journal_check)
     jrecover.set_defaults(func=_journal_recover)
 
@@ -166,12 +169,15 @@ def _journal_recover(args: argparse.Namespace) -> int:
         print("companion journal recover: no good backup; --empty starts an empty journal", file=sys.stderr)
         return 2
     try:
-        aside, after = restore(path, source)
+        done = restore(path, source, salvage_damaged=not args.no_salvage)
     except (ValueError, OSError) as exc:
         print(f"companion journal recover: {exc}", file=sys.stderr)
         return 2
-    if aside is not None:
-        print(f"the damaged journal's files were moved, untouched, to {aside}")
+    after = done.verdict
+    if done.aside is not None:
+        print(f"the damaged journal's files were moved, untouched, to {done.aside}")
+    if done.salvage is not None:
+        print(f"salvage: {done.salvage.summary()}")
     print(f"restored {describe(source) if source else 'an empty journal'}: {after.summary()}")
     return 0 if after.ok and inspect(path).ok else 1
 

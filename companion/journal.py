@@ -250,6 +250,51 @@ class Journal:
             self._note_high_water()
         return game_id
 
+    def add_salvaged(
+        self,
+        games: list[tuple[int, str, str, str]],
+        entries: list[tuple[int, str]],
+        marks: list[tuple[int, bool, str]],
+        meta: dict[str, str],
+        *,
+        current: int | None = None,
+    ) -> None:
+        """What :mod:`companion.salvage` read from a damaged journal, in one transaction: ``games``
+        (id, game, header, created) under their own ids, ``entries`` (game id, text) each numbered after
+        its game's last, ``marks`` (game id, finished, summary) as replayed, a few ``meta`` values, and
+        the open game (``current``, if it is one of this journal's games)."""
+        with self._lock:
+            self._refuse_writes()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT INTO games(id, game, header, created) VALUES (?, ?, ?, ?)", games)
+                next_seq: dict[int, int] = {}
+                for game_id, text in entries:
+                    if game_id not in next_seq:
+                        row = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
+                        next_seq[game_id] = int(row[0])
+                    self._db.execute(
+                        "INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)", (game_id, next_seq[game_id], text)
+                    )
+                    next_seq[game_id] += 1
+                self._db.executemany(
+                    "UPDATE games SET finished = ?, summary = ? WHERE id = ?",
+                    [(int(finished), summary, game_id) for game_id, finished, summary in marks],
+                )
+                self._db.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", list(meta.items()))
+                if current is not None and self._db.execute("SELECT 1 FROM games WHERE id = ?", (current,)).fetchone():
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO meta(key, value) VALUES ('current_game', ?)", (str(current),)
+                    )
+                self._db.execute("COMMIT")
+            except sqlite3.OperationalError as exc:
+                self._rollback()
+                raise JournalUnavailable(_disk_message(exc)) from exc
+            except BaseException:
+                self._rollback()
+                raise
+            self._note_high_water()
+
     def entries(self, game_id: int) -> Iterator[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute(

@@ -3,7 +3,8 @@
 A damaged journal is never played on (that would silently shorten it) and never changed: a copy of
 its files is kept under ``damaged/``, the companion serves the tablet in safe mode with a banner that
 offers the newest good backup, and restoring (from the tablet or ``companion journal recover``) first
-moves the damaged files aside, untouched, then puts the backup in their place.
+moves the damaged files aside, untouched, then puts the backup in their place, and carries over from
+a copy of the damaged files every entry they still hold beyond the backup (companion.salvage).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import Any
 
 from companion.backups import FOLDER, describe, newest_good, newest_ids
 from companion.integrity import Verdict, inspect, journal_files
-from companion.journal import Journal, high_water_path, write_high_water
+from companion.journal import Journal, JournalUnavailable, high_water_path, write_high_water
+from companion.salvage import Salvage, salvage
 
 log = logging.getLogger("companion.recovery")
 DAMAGED = "damaged"
@@ -123,9 +125,16 @@ def set_aside(path: Path) -> Path | None:
     return folder
 
 
-def restore(path: Path, source: Path | None) -> tuple[Path | None, Verdict]:
+@dataclass
+class Restored:
+    aside: Path | None  # where the damaged files went, untouched
+    verdict: Verdict  # the restored journal's check
+    salvage: Salvage | None  # what was carried over from the damaged files (None: not tried)
+
+
+def restore(path: Path, source: Path | None, *, salvage_damaged: bool = True) -> Restored:
     """Put ``source`` (a backup; None: an empty journal) where the journal is, after moving the current
-    files aside. Returns where they went and the restored journal's check."""
+    files aside, then carry over what the damaged files still hold beyond it (companion.salvage)."""
     if source is not None:
         checked = inspect(source)
         if not checked.ok:
@@ -140,12 +149,21 @@ def restore(path: Path, source: Path | None) -> tuple[Path | None, Verdict]:
             src.close()
             dest.close()
     journal = Journal(path)  # WAL mode, schema, and a fresh high-water mark
-    games, entries = journal.high_ids()
-    journal.close()
+    saved: Salvage | None = None
+    try:
+        if aside is not None and salvage_damaged:
+            try:
+                saved = salvage(aside / path.name, journal)
+            except (sqlite3.Error, JournalUnavailable, OSError) as exc:  # one transaction: nothing half-added
+                saved = Salvage(problems=[f"the salvage failed ({exc}); only the backup was restored"])
+            log.warning("salvage: %s", saved.summary())
+        games, entries = journal.high_ids()
+    finally:
+        journal.close()
     write_high_water(path, games, entries)
     verdict = check(path)
     log.warning("journal restored from %s; the old files are in %s", source or "nothing (empty)", aside)
-    return aside, verdict
+    return Restored(aside, verdict, saved)
 
 
 class Recovery:
@@ -179,7 +197,8 @@ class Recovery:
             source = None if empty else opened.offer
             if source is None and not empty:
                 raise ValueError("There is no good backup to restore; start an empty journal instead.")
-            aside, verdict = restore(self.path, source)
+            done = restore(self.path, source)
+            aside, verdict = done.aside, done.verdict
             if not verdict.ok:
                 raise ValueError("The restored journal does not pass its check: " + "; ".join(verdict.problems[:2]))
             journal = Journal(self.path)
@@ -189,9 +208,15 @@ class Recovery:
             self.opened = Opened(journal, verdict)
             table.status.pop("recovery", None)
             restored = "an empty journal" if source is None else describe(source)
+            salvaged = "" if done.salvage is None else f" Salvaged: {done.salvage.summary()}."
             table.set_status(
-                "banner", f"Restored {restored}; inputs are saved again. Camera and buttons return at the next start."
+                "banner",
+                f"Restored {restored}; inputs are saved again.{salvaged} Camera and buttons return at the next start.",
             )
             if self.on_restored is not None:
                 self.on_restored(journal)
-            return {"restored": None if source is None else source.name, "aside": None if aside is None else str(aside)}
+            return {
+                "restored": None if source is None else source.name,
+                "aside": None if aside is None else str(aside),
+                "salvaged": None if done.salvage is None else done.salvage.to_json(),
+            }

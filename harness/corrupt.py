@@ -208,7 +208,9 @@ def check_in_process(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
         restored = recovery.restore(table, empty=opened.offer is None)
         games = table.journal.games()
         entries = sum(g.entries for g in games)
-        result.update(restored=restored["restored"], after_games=len(games), after_entries=entries)
+        salvaged = restored.get("salvaged") or {}
+        result.update(restored=restored["restored"], after_games=len(games), after_entries=entries,
+                      salvaged=salvaged.get("entries", 0))
         if table.timeline is not None:  # the restored journal takes inputs again
             from companion.simulate import random_input
 
@@ -236,9 +238,11 @@ def check_with_daemon(folder: Path, expected: tuple[int, int]) -> dict[str, Any]
         _, listing = daemon.request("GET", "/api/games")
         entries = sum(g["entries"] for g in listing["games"])
         if attempt == 1 and journal["damaged"]:
-            code, _ = daemon.request("POST", "/api/journal/recover", {"empty": journal["offer"] is None})
+            code, answer = daemon.request("POST", "/api/journal/recover", {"empty": journal["offer"] is None})
             _, listing = daemon.request("GET", "/api/games")
-            outcomes.append({"recover": code, "after_entries": sum(g["entries"] for g in listing["games"])})
+            salvaged = (answer.get("salvaged") or {}).get("entries", 0) if isinstance(answer, dict) else 0
+            outcomes.append({"recover": code, "after_entries": sum(g["entries"] for g in listing["games"]),
+                             "salvaged": salvaged})
         daemon.stop()
         if journal["damaged"]:
             untouched = attempt == 1 or _digest(folder) == before
@@ -284,6 +288,10 @@ def run(long: bool = False, kinds: list[str] | None = None) -> dict[str, Any]:
         "silent_losses": outcomes.count("silent loss"),
         "crashes": outcomes.count("crash"),
         "other_failures": len(outcomes) - sum(outcomes.count(k) for k in ("whole", "refused", "silent loss", "crash")),
+        # of the entries acknowledged in the refused kinds, how many the restore (backup + salvage) kept
+        "refused_entries_kept": sum(r.get("after_entries", 0) for r in results.values() if r["outcome"] == "refused"),
+        "refused_entries_acknowledged": expected[1] * outcomes.count("refused"),
+        "salvaged": sum(r.get("salvaged", 0) for r in results.values()),
     }
     emit(**summary)
     summary["results"] = results

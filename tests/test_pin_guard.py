@@ -53,6 +53,24 @@ def test_the_table_lifts_a_lockout(client: FlaskClient, config: Config) -> None:
     assert not (Path(config.store.data_dir) / "pin-unlock").exists()
 
 
+def test_a_restart_does_not_lift_a_lockout(table: Table, config: Config) -> None:
+    client = create_app(table, config=config).test_client()
+    for n in range(6):
+        guess(client, f"9{n:03d}")
+    assert guess(client, PIN) == 429
+    restarted = create_app(table, config=config).test_client()  # a new daemon on the same data folder
+    assert guess(restarted, PIN) == 429
+    assert guess(restarted, PIN, addr="10.0.0.6") == 200  # only the guesser
+    request_unlock(config.store.data_dir)
+    assert guess(restarted, PIN) == 200
+    assert guess(create_app(table, config=config).test_client(), PIN) == 200  # the unlock is kept too
+
+
+def test_an_unreadable_lockout_file_does_not_stop_the_start(table: Table, config: Config) -> None:
+    (Path(config.store.data_dir) / "pin-lockouts.json").write_text("{not json")
+    assert guess(create_app(table, config=config).test_client(), PIN) == 200
+
+
 def test_a_long_reread_press_asks_for_the_unlock(table: Table, config: Config) -> None:
     from companion.rig import Rig
 

@@ -182,3 +182,88 @@ def test_the_recover_api_needs_the_pin_and_a_damaged_journal(tmp_path: Path, con
     assert client.post("/api/journal/recover", headers=AUTH).status_code == 409
     assert client.get("/api/journal").get_json()["damaged"] is False
     journal.close()
+
+
+def after_a_backup(folder: Path, pairs: int = 3) -> tuple[Path, int]:
+    """A game, a backup, then ``pairs`` more rolls and undos (in the journal only); the backup's entry count."""
+    journal, table = played(folder, 2)
+    backup = take_backup(journal, folder / "backups")
+    assert backup is not None
+    in_backup = journal.high_ids()[1]
+    for _ in range(pairs):
+        table.submit(ROLL, device="t")
+        table.undo(device="t")
+    journal.close()
+    return backup, in_backup
+
+
+def damage(folder: Path, *sql: str) -> None:
+    db = sqlite3.connect(folder / "companion.sqlite3")
+    for statement in sql:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
+def test_a_restore_salvages_the_entries_after_the_backup_up_to_the_damage(tmp_path: Path) -> None:
+    # entries 5..10 came after the backup; entry 8 is garbled: 5, 6 and 7 are salvaged, nothing after 8
+    backup, in_backup = after_a_backup(tmp_path)
+    assert in_backup == 4
+    damage(tmp_path, "UPDATE entries SET entry = '{\"type\": 5}' WHERE id = 8")
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    assert opened.refused and opened.offer == backup
+    table = Table(opened.journal)
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(table)
+    salvaged = result["salvaged"]
+    assert salvaged["entries"] == 3
+    assert [(g["game"], g["entries"], g["new"]) for g in salvaged["games"]] == [(1, 3, False)]
+    assert "8th entry on" in salvaged["left_behind"][0] and "does not replay" in salvaged["left_behind"][0]
+    entries = list(table.journal.entries(1))
+    assert len(entries) == 7 and [e["type"] for e in entries[4:]] == ["input", "undo", "input"]
+    assert table.view()["game"]["inputs"] == 1  # the roll of entry 7 is on the table again
+    assert "3 entries salvaged" in table.view()["status"]["banner"]
+    table.journal.close()
+    assert inspect(tmp_path / "companion.sqlite3").ok
+
+
+def test_a_salvage_stops_at_a_missing_entry_and_never_renumbers(tmp_path: Path) -> None:
+    after_a_backup(tmp_path)
+    damage(tmp_path, "DELETE FROM entries WHERE id = 7")
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(Table(opened.journal))
+    assert result["salvaged"]["entries"] == 2  # entries 5 and 6; 8-10 follow a hole
+    assert "entry 7 is missing" in result["salvaged"]["left_behind"][0]
+
+
+def test_a_game_started_after_the_backup_is_salvaged_under_its_own_number(tmp_path: Path) -> None:
+    journal, table = played(tmp_path, 2)
+    take_backup(journal, tmp_path / "backups")
+    table.new_game("heckmeck", ["Cy", "Di"])
+    table.submit(ROLL, device="t")
+    journal.close()
+    damage(tmp_path, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    table = Table(opened.journal)
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(table)
+    assert result["salvaged"]["games"] == [{"game": 2, "entries": 1, "new": True, "stopped": None}]
+    assert table.game_id == 2 and table.view()["game"]["players"] == ["Cy", "Di"]
+    assert table.view()["game"]["inputs"] == 1
+    table.journal.close()
+
+
+def test_a_damaged_game_unlike_the_backups_is_left_behind(tmp_path: Path) -> None:
+    after_a_backup(tmp_path)
+    damage(tmp_path, "UPDATE entries SET entry = replace(entry, '\"t\"', '\"x\"') WHERE id = 2",
+           "UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(Table(opened.journal))
+    assert result["salvaged"]["entries"] == 0
+    assert "differ from the backup's at entry 2" in result["salvaged"]["left_behind"][0]
+
+
+def test_the_console_recover_reports_the_salvage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    after_a_backup(tmp_path)
+    damage(tmp_path, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+    assert main(["journal", "recover", "--data", str(tmp_path)]) == 0
+    assert "salvage: 6 entries salvaged from the damaged files (game 1: 6)" in capsys.readouterr().out
+    assert inspect(tmp_path / "companion.sqlite3").entries == 10
