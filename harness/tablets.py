@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import selectors
 import socket
@@ -120,6 +121,7 @@ class Tablets:
 
 def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0) -> dict[str, Any]:
     rng = random.Random(seed)
+    load_before = os.getloadavg()[0]  # timings on a busy machine are inflated: say how busy it was
     with tempfile.TemporaryDirectory(prefix="harness-tablets-") as tmp:
         daemon = Daemon(Path(tmp) / "data", sse_max_streams=tablets, threads=tablets + 8)
         try:
@@ -184,6 +186,7 @@ def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0
         "max_ms": round(max(latencies, default=float("nan")), 1),
         "streams_lost": lost_streams,
         "peak_rss_mb": round(peak, 1),
+        "load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
     emit(**summary)
     return summary
