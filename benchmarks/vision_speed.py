@@ -19,6 +19,7 @@ detector alone, and the memory it adds (resident set before and after loading it
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -123,26 +124,23 @@ def compare(reader: DiceReader, frames: list[np.ndarray], name: str, values: lis
 
 
 def main(argv: list[str]) -> int:
-    show_parts = "--parts" in argv
-    show_network = "--network" in argv
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dirs", nargs="*", type=Path, help="photo folders (default: the dev sets' held-back photos)")
+    ap.add_argument("--parts", action="store_true", help="also time the parts of a reading")
+    ap.add_argument("--network", action="store_true", help="time the classifier alone by batch size and layer")
+    ap.add_argument("--compare", metavar="NAME=A,B", help="the reader's constant NAME at A and at B, taking turns")
+    ap.add_argument("--model", help="another classifier (.onnx) than the shipped one")
+    ap.add_argument("--detector", nargs="?", const="shipped", metavar="M.onnx",
+                    help="with the learned die detector (the shipped one, or this .onnx beside its .json)")
+    ap.add_argument("--square", type=int, metavar="PX", help="resize every photo to PX x PX first")
+    args = ap.parse_args(argv)
+    show_parts, show_network, model, square = args.parts, args.network, args.model, args.square
     versus = None
-    model = None
-    if "--model" in argv:
-        i = argv.index("--model")
-        model = argv[i + 1]
-        argv = argv[:i] + argv[i + 2 :]
-    if "--compare" in argv:
-        i = argv.index("--compare")
-        name, _, values = argv[i + 1].partition("=")
+    if args.compare:
+        name, _, values = args.compare.partition("=")
         versus = (name, values.split(","))
-        argv = argv[:i] + argv[i + 2 :]
-    with_detector = "--detector" in argv
-    square = None
-    if "--square" in argv:
-        i = argv.index("--square")
-        square = int(argv[i + 1])
-        argv = argv[:i] + argv[i + 2 :]
-    argv = [a for a in argv if a not in ("--parts", "--network", "--detector")]
+    with_detector = args.detector is not None
+    argv = [str(d) for d in args.dirs]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cv2.setNumThreads(1)
@@ -154,7 +152,7 @@ def main(argv: list[str]) -> int:
     if with_detector:
         reader.read(np.full((480, 640, 3), 120, np.uint8))
         before = rss_mb()
-        detector = DieDetector()
+        detector = DieDetector(None if args.detector == "shipped" else args.detector)
         reader = DiceReader(model, detector=detector)
         reader.read(np.full((480, 640, 3), 120, np.uint8))
         print(f"memory: the detector adds {rss_mb() - before:.1f} MB resident (loaded and run once)")

@@ -42,8 +42,14 @@ def letterbox(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
     h, w = frame.shape[:2]
     scale = min(1.0, side / max(h, w))
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    small = cv2.resize(frame, (nw, nh), interpolation=interp)
+    # Halved (pyrDown: blur and drop every other pixel) while still twice the side, then linear:
+    # about what training saw (photos cached by area, then warped linearly), and a tenth of the time
+    # of an area resize at a ratio that is not a whole number.
+    small = frame
+    while small.shape[1] >= 2 * nw and small.shape[0] >= 2 * nh:
+        small = cv2.pyrDown(small)
+    if small.shape[:2] != (nh, nw):
+        small = cv2.resize(small, (nw, nh), interpolation=cv2.INTER_LINEAR)
     out = np.empty((side, side, 3), np.uint8)
     out[:] = small.reshape(-1, 3).mean(axis=0).astype(np.uint8)
     out[:nh, :nw] = small

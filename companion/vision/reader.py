@@ -58,9 +58,12 @@ RESIZE_STEPS = 3  # the network sees at most about twice its window, so large di
 SETTLED = 0.06  # a window whose top face is off-centre by less than this (window sides) stays
 SCALE_SETTLED = 0.1  # ... and whose size is within this (log) of the right one
 WINDOW = 1.15  # window side / die side: the margin that centred training windows had
-USE_DETECTOR = False  # the daemon's reader uses the learned detector (docs/vision.md, "The die detector")
+USE_DETECTOR = True  # the daemon's reader uses the learned detector (docs/vision.md, "The die detector")
 DETECT_WINDOW = 1.1  # classifier window side / the detector's die box side
 DOUBT = 0.1  # detections at least this likely are classified; kept if the empty tray shows them
+HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
+SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
+VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 # How the classical pip counter errs, where it gives a count at all: rows the true face (1-6), columns
@@ -150,6 +153,8 @@ class DiceReader:
         self.detector = detector
         self.last_detections: list[Detection] = []  # what the detector proposed in the last frame
         self._looked: list[tuple[float, float, float]] = []
+        self._shown: list[tuple[float, float, float]] = []  # what differs from the empty tray, last frame
+        self._needs_witness: set[int] = set()  # ids of the windows found only with the detector's help
         self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
@@ -166,7 +171,7 @@ class DiceReader:
         size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
         looked_at: list[tuple[float, float, float]] = []
         if self.detector is not None:
-            found = self._detector_windows(frame, size_hint, prof, empty)
+            found = self._detector_windows(frame, size_hint, prof, empty, raw)
             looked_at = self._looked
         else:
             if empty is not None and size_hint is None:
@@ -182,6 +187,9 @@ class DiceReader:
                               faces)
         dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
                 for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
+        if self.detector is not None:
+            dice = [d for w, d in zip(found, dice, strict=True)
+                    if id(w) not in self._needs_witness or self._witnessed(d)]
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
         looked = tuple((x, y, s) for x, y, s in looked_at
                        if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
@@ -201,7 +209,9 @@ class DiceReader:
             out.append((float(cx), float(cy), float(size), patch(frame, cx, cy, size, self.classifier.patch)))
         return out, side
 
-    def _first_look(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
+    def _first_look(self, frame: np.ndarray, die_size: float | None, prof: Profile | None,
+                    proposals: tuple[list[tuple[float, float, float, np.ndarray]], float] | None = None
+                    ) -> list[_Window]:
         """Segmentation's windows, classified. Segmentation guesses the die size from blob sizes, which
         fails when most dice touch another (every blob is two dice). The network says how large the die
         under each window is; when the dice it sees are much smaller than segmentation's guess, the
@@ -209,7 +219,7 @@ class DiceReader:
         (a close-up) lose their faces into it and leave only their pips as blobs: the network then sees
         dice larger than its windows, and the frame is proposed again at that size, a few times if
         need be, since the network sees at most about twice its window."""
-        wins, side = self._proposals(frame, die_size)
+        wins, side = proposals if proposals is not None else self._proposals(frame, die_size)
         found = self._classify(wins, prof)
         if die_size is not None or not self.classifier.has_offset:
             return found
@@ -251,8 +261,10 @@ class DiceReader:
                 kept.append(w)
         return kept
 
-    def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None) -> list[_Window]:
-        found = self._first_look(frame, die_size, prof)
+    def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None,
+                      proposals: tuple[list[tuple[float, float, float, np.ndarray]], float] | None = None
+                      ) -> list[_Window]:
+        found = self._first_look(frame, die_size, prof, proposals)
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)
@@ -269,11 +281,14 @@ class DiceReader:
         return self._suppress(dice)
 
     def _detector_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None,
-                          empty: EmptyTray | None) -> list[_Window]:
-        """The detector's dice, segmentation's windows (and, with the empty tray, the places that
-        differ from it) all classified, moved onto top faces and searched around as without a
-        detector; a die is what the classifier takes for one, or what the detector is sure of, or what
-        it doubts where the empty tray shows something."""
+                          empty: EmptyTray | None, raw: np.ndarray | None = None) -> list[_Window]:
+        """Where segmentation sizes the dice as the detector does, segmentation's reading stands as
+        without a detector, and the detections (and, with the empty tray, the places that differ from
+        it) away from its dice are classified, moved onto top faces and searched around. Where
+        segmentation misjudged the size (close-ups, crops), it proposes again at the detector's size and
+        all are classified together. A die is what the classifier takes for one, or what the detector is
+        sure of (``VOUCH``), or what it doubts where the empty tray shows something; a die found with
+        the detector's help needs a second witness (``_witnessed``)."""
         assert self.detector is not None
         dets = self.detector.detect(frame, threshold=DOUBT)
         self.last_detections = dets
@@ -281,22 +296,53 @@ class DiceReader:
         hint = die_size
         if hint is None and sure:
             hint = float(np.median([d.size for d in sure])) / DETECT_WINDOW
-        witness, side = self._proposals(frame, hint)
-        shown: list[tuple[float, float, float]] = empty.changes(frame, hint or side) if empty is not None else []
+        witness, side = self._proposals(frame, die_size)
+        shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
+                                                if empty is not None else [])
         self._looked = [(d.cx, d.cy, d.size) for d in dets] + [(x, y, s / 1.15) for x, y, s in shown]
+        self._shown = shown
         # A doubtful detection is proposed only where the empty tray shows something: alone, the
         # classifier takes too many tray corners and props among them for dice (the dev photos).
         proposed = [d for d in dets if d.score >= self.detector.threshold
                     or any(np.hypot(d.cx - x, d.cy - y) < 0.5 * max(s, d.size) for x, y, s in shown)]
+        if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
+            # Segmentation sized the dice as the detector did: its reading stands (as without a
+            # detector), and the detector adds the dice it missed, each needing a second witness.
+            base = self._dice_windows(frame, die_size, prof, (witness, side))
+            proposed = [d for d in proposed if all(np.hypot(d.cx - w.cx, d.cy - w.cy) > 0.5 * max(d.size, w.size)
+                                                   for w in base)]
+            shown = [(x, y, s) for x, y, s in shown
+                     if all(np.hypot(x - w.cx, y - w.cy) > 0.5 * max(s, w.size) for w in base)]
+            added = self._detector_dice(frame, proposed, [], shown, prof, die_size)
+            added = [w for w in added if all(np.hypot(w.cx - b.cx, w.cy - b.cy) > 0.5 * max(w.size, b.size)
+                                             for b in base)]
+            self._needs_witness = {id(w) for w in added}
+            return base + added
+        # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at the
+        # detector's, and every die needs a second witness.
+        witness, side = self._proposals(frame, hint)
+        dice = self._detector_dice(frame, proposed, witness, shown, prof, die_size)
+        self._needs_witness = {id(w) for w in dice}
+        return dice
+
+    def _detector_dice(self, frame: np.ndarray, proposed: list[Detection],
+                       witness: list[tuple[float, float, float, np.ndarray]], shown: list[tuple[float, float, float]],
+                       prof: Profile | None, die_size: float | None) -> list[_Window]:
+        """Detections, segmentation's windows and the empty tray's changes classified, moved onto top
+        faces and searched around; a die is what the classifier takes for one or what the detector is
+        sure of."""
         wins = [(d.cx, d.cy, d.size * DETECT_WINDOW, patch(frame, d.cx, d.cy, d.size * DETECT_WINDOW,
                                                            self.classifier.patch)) for d in proposed]
         wins += witness
         wins += [(cx, cy, s, patch(frame, cx, cy, s, self.classifier.patch)) for cx, cy, s in shown]
+        if not wins:
+            return []
         found = self._classify(wins, prof)
         # Kept even if the classifier doubts them (their confidence then stays low, so the tablet asks).
         # Keeping only detections above 0.5 this way cut the extra dice of the dev webcam photos from 40
         # to 18 but lost 16 of 203 dice on the dev close-ups and crops.
-        vouched = found[: len(proposed)]
+        vouched = [w for w, d in zip(found[: len(proposed)], proposed, strict=True)
+                   if d.score >= VOUCH or self._shown_near(d.cx, d.cy, d.size)]
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)
@@ -310,6 +356,24 @@ class DiceReader:
             if all(np.hypot(w.cx - d.cx, w.cy - d.cy) > 0.5 * max(w.size, d.size) for d in dice):
                 dice.append(w)
         return dice
+
+    def _shown_near(self, x: float, y: float, size: float) -> bool:
+        """Whether the empty tray shows something at (x, y) (a die of ``size``)."""
+        return any(np.hypot(x - cx, y - cy) < 0.5 * max(s, size) for cx, cy, s in self._shown)
+
+    def _witnessed(self, die: DieReading) -> bool:
+        """A die found only with the detector's help needs a second witness: pips the counter could
+        count, a reading sure enough to be answered, the detector sure of a die there, or the empty
+        tray showing something there. Tray screws and desk clutter that a detector window shows the
+        classifier get none of these (the dev photos)."""
+        if die.pips is not None or die.confidence >= UNCERTAIN:
+            return True
+        half = (die.box[2] - die.box[0]) / 2
+        if self._shown_near(die.center[0], die.center[1], 2 * half):
+            return True
+        return any(d.score >= SURE_DETECTION
+                   and np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(half, d.size / 2)
+                   for d in self.last_detections)
 
     def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
                         prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:

@@ -79,7 +79,7 @@ class TableModel:
             meta = json.loads(self.path.with_suffix(".json").read_text())
             if zlib.crc32(self.path.read_bytes()) != meta["retrained"]["crc32"]:
                 raise ValueError("its metadata belongs to other weights")
-            reader = DiceReader(self.path)
+            reader = DiceReader(self.path, detector=default_reader().detector)  # the same die finder
         except Exception as exc:  # never a reason to stop reading: the shipped model reads instead
             log.warning("the table's model %s is not used: %s", self.path, exc)
             reader = default_reader()

@@ -128,3 +128,43 @@ def test_annotated_frame_circles_where_the_reader_looked():
     brightest = edge[edge.sum(axis=1).argmax()].astype(int)
     assert (np.abs(brightest - LOOKED) <= 40).all()
     assert not out[140, 140].any()  # the circle is open: the die inside stays visible
+
+
+def test_a_detection_the_classifier_rejects_needs_a_sure_detector(monkeypatch):
+    """A tray screw: the detector proposes it without being sure, the classifier sees no die. It is
+    dropped unless the detector is at least ``VOUCH`` sure."""
+    from companion.vision import reader as module
+
+    frame, _, (cx, cy) = _one_die_tray()
+    unsure = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, module.VOUCH - 0.1)], threshold=0.2))  # type: ignore[arg-type]
+    vouched = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, module.VOUCH + 0.1)], threshold=0.2))  # type: ignore[arg-type]
+    for r in (unsure, vouched):
+        monkeypatch.setattr(r, "_die_score", lambda probs: 0.0)
+    assert unsure.read(frame).dice == []
+    (die,) = vouched.read(frame).dice
+    assert np.hypot(die.center[0] - cx, die.center[1] - cy) < 8 and die.uncertain
+
+
+def test_a_die_found_with_the_detector_needs_a_second_witness(det_reader):
+    """Pips counted, a sure reading, or a sure detection vouch for a die; a doubtful reading without
+    pips that the detector only doubts does not."""
+    from companion.vision.reader import SURE_DETECTION
+
+    det_reader.read(np.zeros((120, 120, 3), np.uint8))  # resets what the last frame showed
+    doubtful = DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.6, "white")
+    assert not det_reader._witnessed(doubtful)
+    assert det_reader._witnessed(DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.6, "white", pips=4))
+    assert det_reader._witnessed(DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.95, "white"))
+    det_reader.last_detections = [Detection(52.0, 49.0, 30.0, SURE_DETECTION - 0.05)]
+    assert not det_reader._witnessed(doubtful)
+    det_reader.last_detections = [Detection(52.0, 49.0, 30.0, SURE_DETECTION)]
+    assert det_reader._witnessed(doubtful)
+    det_reader.last_detections = [Detection(120.0, 49.0, 30.0, 0.99)]  # sure, but of another die
+    assert not det_reader._witnessed(doubtful)
+
+
+def test_the_daemon_reads_with_the_detector():
+    from companion.vision import reader as module
+
+    assert module.USE_DETECTOR
+    assert module.default_reader().detector is not None

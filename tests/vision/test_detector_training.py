@@ -91,3 +91,38 @@ def test_exported_network_runs_in_opencv_as_in_torch(tmp_path):
     with torch.no_grad():
         want = model(x[:1]).numpy()
     assert np.allclose(net.forward(), want, atol=1e-3)
+
+
+def test_hard_negatives_weigh_more_where_they_lie_and_move_with_the_image():
+    from training.detector.data import augment_all, hard_weights, render_tray, targets
+
+    photo = render_tray(7)
+    free = np.array([[10.0, 10.0, 20.0]], np.float32)  # a place with no die: a stand-in for a tray screw
+    photo.negatives = free
+    rng = np.random.default_rng(0)
+    moved = 0
+    for _ in range(6):
+        img, dice, negs = augment_all(rng, photo, 256)
+        heat, _, _ = targets(dice, 256, 4)
+        w = hard_weights(negs, heat, 4, 8.0)
+        assert w.shape == heat.shape and w.min() >= 1.0
+        assert (w[heat > 0.3] == 1.0).all()  # never on a die
+        for cx, cy, _ in negs:
+            moved += 1
+            assert w[min(63, int(cy / 4)), min(63, int(cx / 4))] > 4.0
+    assert moved >= 1
+    assert (hard_weights(np.zeros((0, 3), np.float32), heat, 4, 8.0) == 1.0).all()
+
+
+def test_mining_keeps_only_detections_off_the_labelled_dice():
+    from companion.vision.detector import Detection
+    from training.detector.data import Photo
+    from training.detector.train import mine
+
+    class Fixed:
+        def detect(self, image, threshold=None):
+            return [Detection(50.0, 50.0, 20.0, 0.9), Detection(150.0, 40.0, 20.0, 0.3)]
+
+    photo = Photo("nell-byler-d6", "x", np.zeros((200, 200, 3), np.uint8), np.array([[52.0, 49.0, 22.0]], np.float32))
+    assert mine(Fixed(), {"nell-byler-d6": [photo]}, 0.2) == {"nell-byler-d6": 1}  # type: ignore[arg-type]
+    assert photo.negatives.tolist() == [[150.0, 40.0, 20.0]]

@@ -15,7 +15,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -85,6 +85,9 @@ class Photo:
     stem: str
     image: np.ndarray
     dice: np.ndarray  # k x 3 float32
+    # hard negatives: places (cx, cy, side) a trained detector took for dice where none is (tray screws,
+    # desk clutter), mined on the fit photos by ``train.py --mine``; weighed more in the loss
+    negatives: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
 
 
 def load_photos(root: Path, name: str, stems: Iterable[str], cache_side: int | None = CACHE_SIDE) -> list[Photo]:
@@ -243,7 +246,14 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 def augment(rng: np.random.Generator, photo: Photo, size: int) -> tuple[np.ndarray, np.ndarray]:
     """A ``size`` x ``size`` BGR input cut from ``photo`` (scaled, turned, a little in perspective,
     flipped, recoloured) and its dice (cx, cy, side) in input pixels."""
+    img, dice, _ = augment_all(rng, photo, size)
+    return img, dice
+
+
+def augment_all(rng: np.random.Generator, photo: Photo, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """As ``augment``, with the photo's hard negatives moved along (cx, cy, side in input pixels)."""
     img, dice = photo.image, photo.dice
+    negs = photo.negatives
     h, w = img.shape[:2]
     # Scale: mostly the whole frame into the input, as at inference, sometimes zoomed in or out.
     fit = size / max(h, w)
@@ -278,22 +288,26 @@ def augment(rng: np.random.Generator, photo: Photo, size: int) -> tuple[np.ndarr
         value = tuple(int(v) for v in rng.integers(0, 255, 3))
     out = cv2.warpPerspective(img, persp, (size, size), flags=cv2.INTER_LINEAR, borderMode=border,
                               borderValue=value)  # type: ignore[call-overload]
-    if len(dice):
-        pts = cv2.perspectiveTransform(dice[None, :, :2].astype(np.float64), persp)[0]
-        # the side's scale: how the map stretches around each die
-        off = cv2.perspectiveTransform((dice[None, :, :2] + [[1.0, 0.0]]).astype(np.float64), persp)[0]
-        k = np.linalg.norm(off - pts, axis=1)
-        moved = np.column_stack([pts, dice[:, 2] * k]).astype(np.float32)
-        inside = (moved[:, 0] >= 0) & (moved[:, 0] < size) & (moved[:, 1] >= 0) & (moved[:, 1] < size)
-        if border == cv2.BORDER_REFLECT_101:
-            # reflected dice beyond the frame edge would be unlabelled: only keep views where the frame
-            # covers the input, else blank the outside
-            mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), persp, (size, size), flags=cv2.INTER_NEAREST)
-            out[mask == 0] = np.median(img.reshape(-1, 3), axis=0).astype(np.uint8)
-        moved = moved[inside]
-    else:
-        moved = np.zeros((0, 3), np.float32)
-    return _photometric(rng, out), moved
+    if len(dice) and border == cv2.BORDER_REFLECT_101:
+        # reflected dice beyond the frame edge would be unlabelled: only keep views where the frame
+        # covers the input, else blank the outside
+        mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), persp, (size, size), flags=cv2.INTER_NEAREST)
+        out[mask == 0] = np.median(img.reshape(-1, 3), axis=0).astype(np.uint8)
+    return _photometric(rng, out), _moved(dice, persp, size), _moved(negs, persp, size)
+
+
+def _moved(points: np.ndarray, persp: np.ndarray, size: int) -> np.ndarray:
+    """(cx, cy, side) rows through the perspective map, those left inside the input."""
+    if not len(points):
+        return np.zeros((0, 3), np.float32)
+    pts = cv2.perspectiveTransform(points[None, :, :2].astype(np.float64), persp)[0]
+    # the side's scale: how the map stretches around each point
+    off = cv2.perspectiveTransform((points[None, :, :2] + [[1.0, 0.0]]).astype(np.float64), persp)[0]
+    k = np.linalg.norm(off - pts, axis=1)
+    moved = np.column_stack([pts, points[:, 2] * k]).astype(np.float32)
+    inside = (moved[:, 0] >= 0) & (moved[:, 0] < size) & (moved[:, 1] >= 0) & (moved[:, 1] < size)
+    out: np.ndarray = moved[inside]
+    return out
 
 
 def targets(dice: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -314,6 +328,22 @@ def targets(dice: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, np.nd
         reg[:, iy, ix] = (x - ix, y - iy, math.log(max(side, 1.0) / stride))
         mask[iy, ix] = 1.0
     return heat, reg, mask
+
+
+def hard_weights(negatives: np.ndarray, heat: np.ndarray, stride: int, weight: float) -> np.ndarray:
+    """Per heatmap cell, how much its "no die here" counts in the loss: 1, and up to ``1 + weight``
+    on a hard negative (a disc the size of the thing there), never where a die's peak lies."""
+    out = np.ones_like(heat)
+    if not len(negatives) or weight <= 0:
+        return out
+    g = heat.shape[0]
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for cx, cy, side in negatives:
+        x, y = cx / stride, cy / stride
+        sigma = max(0.8, side / stride / 4.0)
+        out += weight * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * sigma**2))
+    out[heat > 0.3] = 1.0
+    return out
 
 
 def to_input(img: np.ndarray) -> np.ndarray:

@@ -29,8 +29,9 @@ from training.detector.data import (
     SETS,
     SPLIT,
     Photo,
-    augment,
+    augment_all,
     data_root,
+    hard_weights,
     load_photos,
     mosaic,
     parts,
@@ -46,23 +47,49 @@ MIX = {"rendered": 0.3, "nell-byler-d6": 0.17, "matteop65-webcam": 0.15, "rune55
 THRESHOLDS = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 
 
-def focal(pred: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss, per positive."""
+def focal(pred: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor | None = None) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss, per positive; ``weight`` weighs each cell's "no die"
+    term (hard negatives count more)."""
     p = torch.sigmoid(pred).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
     neg = 1 - pos
     pos_loss = torch.log(p) * (1 - p) ** 2 * pos
     neg_loss = torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg
+    if weight is not None:
+        neg_loss = neg_loss * weight
     n = pos.sum().clamp(min=1)
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
+def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float) -> dict[str, int]:
+    """Hard negatives: on every fit photo, the detections of ``detector`` at least ``threshold`` whose
+    centre lies on no labelled die (tray screws, desk clutter). Fit photos only: dev and held-back
+    photos are never mined. Returns how many per set."""
+    counts = {}
+    for name, photos in pools.items():
+        n = 0
+        for ph in photos:
+            rows = []
+            for d in detector.detect(ph.image, threshold=threshold):
+                near = [np.hypot(d.cx - cx, d.cy - cy) < 0.6 * s for cx, cy, s in ph.dice]
+                if not any(near):
+                    rows.append((d.cx, d.cy, d.size))
+            ph.negatives = np.array(rows, np.float32).reshape(-1, 3)
+            n += len(rows)
+        counts[name] = n
+    return counts
+
+
 class Sampler:
-    def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int) -> None:
+    def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int,
+                 hard_weight: float = 0.0, hard_share: float = 0.0) -> None:
         self.pools = pools
         self.rendered = rendered
         self.size = size
         self.rng = np.random.default_rng(seed)
+        self.hard_weight = hard_weight
+        self.hard_share = hard_share  # of a real set's draws, this share from photos with hard negatives
+        self.hard = {n: [p for p in pool if len(p.negatives)] for n, pool in pools.items()}
         names = ["rendered"] + [n for n in pools if pools[n]]
         w = np.array([MIX[n] for n in names])
         self.names, self.weights = names, w / w.sum()
@@ -74,19 +101,23 @@ class Sampler:
         pool = self.pools[name]
         if name == "chase-casino-crops" and self.rng.random() < 0.85:
             return mosaic(self.rng, pool)
+        hard = self.hard[name]
+        if hard and self.hard_share > 0 and self.rng.random() < self.hard_share:
+            return hard[int(self.rng.integers(len(hard)))]
         return pool[int(self.rng.integers(len(pool)))]
 
-    def batch(self, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
-        xs, hs, rs, ms = [], [], [], []
+    def batch(self, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        xs, hs, rs, ms, ws = [], [], [], [], []
         for _ in range(n):
-            img, dice = augment(self.rng, self.photo(), self.size)
+            img, dice, negs = augment_all(self.rng, self.photo(), self.size)
             h, r, m = targets(dice, self.size, STRIDE)
             xs.append(to_input(img))
             hs.append(h)
             rs.append(r)
             ms.append(m)
+            ws.append(hard_weights(negs, h, STRIDE, self.hard_weight))
         return (torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(hs)), torch.from_numpy(np.stack(rs)),
-                torch.from_numpy(np.stack(ms)))
+                torch.from_numpy(np.stack(ms)), torch.from_numpy(np.stack(ws)))
 
 
 def export(model: DieNet, out: Path, size: int, meta: dict[str, object]) -> Path:
@@ -127,6 +158,13 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--stop", type=int, help="stop after this many steps of the --steps schedule (default: all)")
     ap.add_argument("--init", help="start from these weights (a dice_detector.pt saved every 250 steps)")
+    ap.add_argument("--warm", type=int, default=200, help="steps of linear learning-rate warm-up")
+    ap.add_argument("--mine", nargs="?", const="shipped", metavar="DETECTOR.onnx",
+                    help="mine hard negatives on the fit photos with this detector (default: the shipped one)")
+    ap.add_argument("--mine-threshold", type=float, default=0.2)
+    ap.add_argument("--hard-weight", type=float, default=8.0, help="extra weight of a hard negative's cells")
+    ap.add_argument("--hard-share", type=float, default=0.5,
+                    help="share of a real set's draws taken from photos with hard negatives")
     ap.add_argument("--export-only", action="store_true",
                     help="with --init: export those weights and pick the threshold, no training (the recorded "
                          "command is then the one that made the weights: give it its --steps and --stop)")
@@ -143,12 +181,18 @@ def main() -> int:
     rendered = [render_tray(args.seed * 100_000 + i) for i in range(0 if args.export_only else args.rendered)]
     print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)}"
           f" ({time.time() - t0:.0f} s)", flush=True)
-    sampler = Sampler(pools, rendered, args.size, args.seed)
+    mined: dict[str, int] = {}
+    if args.mine:
+        miner = DieDetector(None if args.mine == "shipped" else args.mine)
+        mined = mine(miner, pools, args.mine_threshold)
+        print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
+    sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
+                      args.hard_share if args.mine else 0.0)
     model = DieNet()
     if args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    warm = 200
+    warm = max(1, args.warm)
     total = max(args.steps, 1)
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total)))
@@ -156,9 +200,9 @@ def main() -> int:
     run = {"heat": 0.0, "reg": 0.0}
     stop = 0 if args.export_only else min(args.stop or args.steps, args.steps)
     for step in range(1, stop + 1):
-        x, heat, reg, mask = sampler.batch(args.batch)
+        x, heat, reg, mask, weight = sampler.batch(args.batch)
         pred = model(x)
-        l_heat = focal(pred[:, 0], heat)
+        l_heat = focal(pred[:, 0], heat, weight)
         m = mask.unsqueeze(1)
         n = mask.sum().clamp(min=1)
         l_reg = (F.l1_loss(pred[:, 1:4] * m, reg * m, reduction="sum")) / n
@@ -184,7 +228,12 @@ def main() -> int:
     command = "nice -n 10 .venv/bin/python -m training.detector.train " + " ".join(
         f"--{k} {v}" for k, v in (("steps", args.steps), ("batch", args.batch), ("size", args.size),
                                   ("rendered", args.rendered), ("lr", args.lr), ("seed", args.seed),
-                                  ("without", args.without), ("stop", args.stop)) if v is not None)
+                                  ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
+    if args.init:
+        command += f" --init {args.init}"
+    if args.mine:
+        command += (f" --mine {args.mine} --mine-threshold {args.mine_threshold} --hard-weight {args.hard_weight}"
+                    f" --hard-share {args.hard_share}")
     meta: dict[str, object] = {
         "input": args.size, "stride": STRIDE, "threshold": 0.3, "outputs": ["heat", "dx", "dy", "log_size"],
         "trained_on": {n: {"photos": len(pools[n]), "licence": sources[n]} for n in names}
@@ -194,6 +243,7 @@ def main() -> int:
         "code_licence": "MIT (training/detector/, written for this project; no pretrained weights)",
         "train_seconds": round(time.time() - t0) if not args.export_only else None,
         "steps_run": stop if not args.export_only else args.stop or args.steps,
+        "hard_negatives": mined,
     }
     path = export(model, out, args.size, meta)
     detector = DieDetector(path)
