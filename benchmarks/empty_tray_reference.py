@@ -10,8 +10,9 @@ sensor noise. The trays are made hard on purpose: dark dice with gold pips on fe
 colour, translucent red and blue dice on felt close to their body, dice pressed against a tray wall,
 dim light, touching dice. Rendered numbers show the mechanism; they are no accuracy claim.
 
-Each tray is read by today's reader (the daemon's: no detector) blind and with the reference, and with
-``--detector`` by the reader with the learned detector, blind and with the reference. Settings were
+Each tray is read by the reader without the learned detector blind and with the reference, and with
+``--detector`` by the reader with it (the daemon's when ``reader.USE_DETECTOR``), blind and with the
+reference. Settings were
 chosen on ``--part dev`` (seeds from 500000); the reported numbers are ``--part test`` (from 600000).
 
 The second table says when the reference is taken as stale (``EmptyTray.matches``): the same trays
@@ -180,7 +181,7 @@ def main() -> int:
     n = sum(len(t[2]) for t in trays)
     print(f"{args.part}: {len(trays)} rendered hard trays, {n} dice "
           f"({', '.join(f'{k} {sum(t[3] == k for t in trays)}' for k in ('dark', 'translucent', 'wall'))})")
-    readers = {"today's reader (the daemon's)": DiceReader()}
+    readers = {"reader without the detector": DiceReader()}
     if args.detector:
         from companion.vision.detector import DieDetector
 

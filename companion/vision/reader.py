@@ -13,7 +13,8 @@ With a ``detector`` (``detector.py``, a learned die finder) the detector propose
 segmentation is a second witness: its windows are classified too. A die the detector is sure of is
 kept even when the classifier doubts it (its confidence then stays low, so the tablet asks); a die the
 detector only doubts is kept when the empty tray (``empty_tray.py``, from the calibration) shows
-something there.
+something there. Without a detector the empty tray sizes the dice and its changed places are searched
+for dice the classifier half believes (``_with_reference``).
 
 The confidence is the calibrated probability of the answer, lowered when the two readers disagree.
 Below ``UNCERTAIN`` the tablet should ask for one tap.
@@ -112,9 +113,9 @@ class DieReading:
 class Reading:
     dice: list[DieReading] = field(default_factory=list)
     ms: float = 0.0
-    # Places the reader looked at and did not take for a die (with a detector: its doubtful proposals
-    # and what differs from the empty tray), as (cx, cy, size): the annotated frame shows them, so a
-    # player sees a die that was missed.
+    # Places the reader looked at and did not take for a die (what differs from the empty tray, and with
+    # a detector its doubtful proposals), as (cx, cy, size): the annotated frame shows them, so a player
+    # sees a die that was missed.
     looked: tuple[tuple[float, float, float], ...] = ()
 
     @property
@@ -163,7 +164,9 @@ class DiceReader:
         """``faces``: the faces the table's dice can show, when the caller knows them (the game's, or
         the set's: no symbol face outside Heckmeck, or a symbol on any face in place of its number); a
         die is then read as the likeliest of those, and nothing is guessed about the set
-        (``one_set``). ``empty``: the empty tray seen by the same camera (with a detector only)."""
+        (``one_set``). ``empty``: the empty tray seen by the same camera, compared with the frame as it
+        came: it sizes the dice, its changed places are searched for dice the reader alone misses (with
+        a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``."""
         t0 = time.perf_counter()
         raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
