@@ -33,6 +33,20 @@ def chromium_path() -> str:
     return path
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """How many page states the whole-game tests checked with axe-core (and how many were repeats)."""
+    play = __import__("sys").modules.get("play")
+    stats = getattr(play, "AXE_STATS", None)
+    if not stats:
+        return
+    runs, same, secs = (sum(v[i] for v in stats.values()) for i in range(3))
+    terminalreporter.write_line(
+        f"axe-core: {runs:.0f} page states checked in {secs:.0f} s, {same:.0f} repeats of a checked DOM skipped"
+    )
+    for name, (r, s, t) in sorted(stats.items()):
+        terminalreporter.write_line(f"  {name}: {r:.0f} checked ({t:.1f} s), {s:.0f} skipped")
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright

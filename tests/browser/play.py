@@ -3,7 +3,8 @@
 Reusable: the drivers take Playwright pages and a ``Strategy`` per game, never the API or the mock
 hardware buttons, so other tests (other languages, a pseudo-locale) can run them again. Every page
 given is checked after every input: the prompt, the current player and every score on screen, the
-page itself not scrolled; ``Watch`` adds an axe-core check of each new kind of state and screenshots.
+page itself not scrolled; ``Watch`` adds an axe-core check of every state the pages pass through
+(a state seen before, the very same DOM, is not checked twice) and screenshots.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,9 +89,27 @@ def start_game(page: Any, game: str, players: Sequence[str], options: dict[str, 
     expect(page.locator("#dlg-new")).to_be_hidden()
 
 
+# A fingerprint of the page as axe sees it: the whole DOM with the attributes that only the test or the
+# page's version counter change taken out, and the values typed into fields (properties, not markup).
+DOM_HASH_JS = """() => {
+  let text = document.documentElement.outerHTML
+    .replace(/ data-version="\\d+"/g, "").replace(/ data-pick="\\d+"/g, "").replace(/[?&]v=\\d+/g, "");
+  for (const i of document.querySelectorAll("input, select")) {
+    text += "|" + (i.type === "checkbox" ? i.checked : i.value);
+  }
+  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
+    h2 = Math.imul(h2 + c, 2654435761) >>> 0;
+  }
+  return `${text.length}:${h1.toString(16)}:${h2.toString(16)}`;
+}"""
+
+
 @dataclass
 class Watch:
-    """Checks every page after every input; axe-core once per new kind of state; screenshots."""
+    """Checks every page after every input: fits the screen, axe-core on every new DOM; screenshots."""
 
     pages: list[Any]
     shots: Path | None = None
@@ -97,6 +117,8 @@ class Watch:
     axe_seen: set[str] = field(default_factory=set)
     violations: list[str] = field(default_factory=list)
     states: int = 0
+    axe_runs: int = 0
+    axe_skipped: int = 0
     phases: set[str] | None = None
     shot_kinds: set[str] = field(default_factory=set)
     shot_files: list[Path] = field(default_factory=list)
@@ -113,12 +135,24 @@ class Watch:
                 f"{self.name} at {size}: nobody is shown as the current player"
             self.states += 1
             kind = fits["kind"]
-            key = f"{size}:{kind}"
-            if key not in self.axe_seen:
-                self.axe_seen.add(key)
-                self.violations += axe_problems(page, f"{self.name} {size} {kind}")
+            self.accessibility(page, f"{self.name} {size} {kind} (input {self.states})")
             if self.shots is not None:
                 self.screenshot(page, size, kind)
+
+    def accessibility(self, page: Any, where: str) -> None:
+        """axe-core on the page as it is now, unless this very DOM (at this size) was checked already."""
+        key = f"{page.viewport_size['width']}x{page.viewport_size['height']}:{page.evaluate(DOM_HASH_JS)}"
+        stats = AXE_STATS.setdefault(self.name, [0, 0, 0.0])
+        if key in self.axe_seen:
+            self.axe_skipped += 1
+            stats[1] += 1
+            return
+        self.axe_seen.add(key)
+        self.axe_runs += 1
+        stats[0] += 1
+        started = time.perf_counter()
+        self.violations += axe_problems(page, where)
+        stats[2] += time.perf_counter() - started
 
     def screenshot(self, page: Any, size: str, kind: str) -> None:
         """The first sight of each phase in each orientation: the phases in ``phases`` go to ``shots``
@@ -142,22 +176,29 @@ class Watch:
             page.screenshot(path=str(Path(everything) / f"{label}.png"))
 
 
-_AXE: Any = None
+_AXE_SCRIPT: str | None = None
+AXE_STATS: dict[str, list[float]] = {}
+"""Per watched game: [axe-core checks run, states skipped as the very same DOM as one checked, seconds in axe]
+(written at the end of the test session by tests/browser/conftest.py)."""
+
+RUN_AXE_JS = """async () => {
+  const r = await axe.run(document, { resultTypes: ["violations"] });
+  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target) }));
+}"""
 
 
 def axe_problems(page: Any, where: str) -> list[str]:
-    """Serious and critical axe-core violations (contrast included) of the page as it is now."""
-    global _AXE
-    from axe_playwright_python.sync_playwright import Axe
+    """Serious and critical axe-core violations (contrast included) of the page as it is now. The
+    axe-core script (from axe-playwright-python) is put in a page once, not before every check."""
+    global _AXE_SCRIPT
+    if _AXE_SCRIPT is None:
+        from axe_playwright_python.sync_playwright import Axe
 
-    _AXE = _AXE or Axe()
-    results = _AXE.run(page)
-    out = []
-    for v in results.response["violations"]:
-        if v.get("impact") in ("serious", "critical"):
-            targets = [n["target"] for n in v["nodes"][:3]]
-            out.append(f"{where}: {v['id']} ({v['impact']}) {targets}")
-    return out
+        _AXE_SCRIPT = str(Axe().axe_script)
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(_AXE_SCRIPT)
+    return [f"{where}: {v['id']} ({v['impact']}) {v['targets']}" for v in page.evaluate(RUN_AXE_JS)]
 
 
 def version(page: Any) -> int:
@@ -172,6 +213,7 @@ class Strategy:
 
     def __init__(self, seed: int = 1) -> None:
         self.rng = random.Random(seed)
+        self.summaries: list[str] = []  # the text of each round summary the table dismissed
 
     def option(self, page: Any, labels: list[str], can_roll: bool, grid: bool = False) -> int | None:
         return 0
@@ -189,8 +231,12 @@ class Strategy:
         """A chance to tap the board first (a Lords of Vegas lot); True if the page changed."""
         return False
 
+    def act(self, page: Any) -> bool:
+        """An input made on a form of the board instead of an option (a Lords of Vegas bet); True if made."""
+        return False
 
-def enter_dice(page: Any, strategy: Strategy) -> None:
+
+def enter_dice(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None) -> None:
     box = page.locator("#dice-entry")
     rows = page.locator("#faces .colour-row")
     if rows.count():
@@ -206,21 +252,23 @@ def enter_dice(page: Any, strategy: Strategy) -> None:
         faces = [b.get_attribute("data-face") for b in page.locator("#faces button.face").all()]
         for face in strategy.faces(faces, count, None):
             page.locator(f'#faces button.face[data-face="{face}"]').click()
+    seen()  # the pad with the dice entered, before they are sent
     page.get_by_test_id("submit-roll").click()
 
 
 READ_JS = """() => {
   const q = (s) => [...document.querySelectorAll(s)];
   const shown = (el) => !!el && el.checkVisibility();
-  q("#options [data-pick]").forEach((b) => { delete b.dataset.pick; });
+  q("[data-pick]").forEach((b) => { delete b.dataset.pick; });
+  const choices = "#options button.option, #options-late button.option, #options [data-testid=card-grid] button";
   return {
     over: shown(document.querySelector('[data-testid="outcome"]')) || !!document.querySelector("#dlg-end[open]"),
     summary: !!document.querySelector("#dlg-summary[open]"),
     secret: q('#options [data-testid^="secret-"]').length,
     cards: q("#options .card-button").map((b) => b.dataset.card),
-    options: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
+    options: q(choices).filter(shown)
       .map((b, i) => { b.dataset.pick = String(i); return b.innerText; }),
-    risky: q("#options button.option, #options [data-testid=card-grid] button").filter(shown)
+    risky: q(choices).filter(shown)
       .map((b) => b.classList.contains("risky")),
     grid: !!document.querySelector("#options [data-testid=card-grid]"),
     dice: shown(document.getElementById("dice-entry")),
@@ -230,19 +278,27 @@ READ_JS = """() => {
 }"""
 
 
-def step(page: Any, strategy: Strategy) -> bool:
-    """One input through the page; False once the game is over."""
+def step(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None) -> bool:
+    """One input through the page; False once the game is over. ``seen`` is called at each state the
+    page passes through on the way (a dismissed summary, a tapped lot, an open group or secret dialog,
+    an armed risky move, dice entered on the pad)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     now = page.evaluate(READ_JS)
     if now["over"]:
         return False
     if now["summary"]:
+        strategy.summaries.append(page.locator("#dlg-summary").inner_text())
         page.get_by_test_id("summary-close").click()
+        seen()
     if strategy.before(page):
+        seen()
         now = page.evaluate(READ_JS)
+    if strategy.act(page):
+        return True
     if now["secret"]:
         page.locator('#options [data-testid^="secret-"]').first.click()
+        seen()
         choices = page.locator("#secret-options button.option")
         labels = choices.all_inner_texts()
         choices.nth(strategy.secret(labels)).click()
@@ -256,23 +312,28 @@ def step(page: Any, strategy: Strategy) -> bool:
         print(now["prompt"], "|", labels[:12], "->", pick, "dice" if now["dice"] else "")
     if pick is None and not now["dice"] and now["folded"]:
         page.locator("#options details.option-group:not([open]) summary").first.click()
-        return step(page, strategy)
+        seen()
+        return step(page, strategy, seen)
     if pick is not None:
-        button = page.locator(f'#options button[data-pick="{pick}"]')
+        button = page.locator(f'.play button[data-pick="{pick}"]')
         risky = now["risky"][pick]
         try:
             button.click(timeout=5_000)
         except PlaywrightTimeout:
-            return step(page, strategy)  # the page was drawn again between reading and tapping: read again
+            return step(page, strategy, seen)  # the page was drawn again between reading and tapping: read again
         if risky:
+            seen()  # armed: "Tap again to confirm"
+            if button.get_attribute("data-armed") is None:
+                button.click()  # the check outlasted the arming (a loaded machine): arm it again
             button.click()  # the second tap a turn-ending move asks for
         return True
     if now["dice"]:
-        enter_dice(page, strategy)
+        enter_dice(page, strategy, seen)
         return True
     if now["folded"]:
         page.locator("#options details.option-group:not([open]) summary").first.click()
-        return True
+        seen()
+        return step(page, strategy, seen)
     raise AssertionError(f"nothing to do on the page: {now['prompt']}")
 
 
@@ -280,7 +341,7 @@ def play(driver: Any, strategy: Strategy, watch: Watch, limit: int = 600) -> int
     """Play to the end from ``driver``; every watched page is checked after each input."""
     for inputs in range(limit):
         before = version(driver)
-        if not step(driver, strategy):
+        if not step(driver, strategy, lambda: watch.check(version(driver))):
             return inputs
         driver.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
         watch.check(version(driver))
@@ -320,11 +381,17 @@ class HeckmeckQuick(Strategy):
 
 
 class LasVegasQuick(Strategy):
-    """All of a player's dice on one face: one placement a turn. The biggest banknote first."""
+    """All of a player's dice on one face: one placement a turn. The biggest banknote first. What the
+    score strip shows for each player's money is kept (digits, or a count of notes when it is hidden)."""
 
     def __init__(self, seed: int = 1) -> None:
         super().__init__(seed)
         self.turn = 0
+        self.money_shown: set[str] = set()
+
+    def before(self, page: Any) -> bool:
+        self.money_shown.update(page.locator('[data-testid^="money-"]').all_inner_texts())
+        return False
 
     def faces(self, faces: list[str], count: int, colour: str | None) -> list[str]:
         if colour is None or colour != "white":
@@ -359,19 +426,35 @@ class LordsVirtual(Strategy):
 
 class LordsScripted(Strategy):
     """A physical deck entered card by card, and a casino shared by two players reorganized, with a
-    boss tie: the multi-player rolls entered on the pad. Then End of Game is drawn."""
+    boss tie: the multi-player rolls entered on the pad. Then the third player bets at that casino on
+    the gamble form, its boss lays half off (the lay-off variant) and the bet's dice are entered. Then
+    End of Game is drawn."""
 
     DEAL = ["A1", "A2", "C1", "C5", "C9", "E1"]  # Anna, Boris, Carla, then each a second card
 
     def __init__(self, seed: int = 1) -> None:
         super().__init__(seed)
-        self.cards = list(self.DEAL) + ["D1", "D2", "END"]
+        self.cards = list(self.DEAL) + ["D1", "D2", "D3", "END"]
         self.colour = ""
-        self.plan = ["build A1", "end", "build A2", "reorganize A1", "end"]
+        self.plan = ["build A1", "end", "build A2", "reorganize A1", "end", "gamble", "layoff", "end"]
         self.tie_done = False
         self.multi_rolls = 0
         self.rows = 0
         self.row = 0
+        self.bets = 0
+
+    def act(self, page: Any) -> bool:
+        if not self.plan or self.plan[0] != "gamble":
+            return False
+        form = page.get_by_test_id("gamble-form")
+        if not form.count():
+            return False
+        top = int(form.locator("select option").first.get_attribute("data-max") or "1")
+        form.locator("input[type=number]").fill(str(min(2, top)))
+        form.get_by_role("button", name="Gamble").click()
+        self.plan.pop(0)
+        self.bets += 1
+        return True
 
     def card(self, page: Any, cards: list[str]) -> str:
         want = self.cards.pop(0) if self.cards else cards[0]
@@ -402,6 +485,9 @@ class LordsScripted(Strategy):
                     self.plan.pop(0)
                     return i
                 if action == "end" and "End the turn" in text:
+                    self.plan.pop(0)
+                    return i
+                if action == "layoff" and "lays half off" in text:
                     self.plan.pop(0)
                     return i
         for i, label in enumerate(labels):

@@ -1,6 +1,7 @@
-"""The four games played to the end on the tablet page, with each deck option, watched at 1280x800
-and 800x1280 at once: prompt, current player and every score on screen after every input, axe-core
-on every kind of state, no console error and no failed request. Screenshots go to docs/tablet/."""
+"""The four games played to the end on the tablet page, with every deck and variant option each game
+has, watched at 1280x800 and 800x1280 at once: prompt, current player and every score on screen after
+every input, axe-core on every state the pages pass through, no console error and no failed request.
+Screenshots go to docs/tablet/."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ DOC_PHASES = {
     "heckmeck": {"take", "decide", "over"},
     "lasvegas": {"stock", "place", "summary", "over"},
     "cincinnati": {"choose", "throw", "over"},
-    "lordsofvegas": {"deal", "play", "over"},
+    "lordsofvegas": {"deal", "play", "summary", "over"},
 }
 
 
@@ -118,11 +119,26 @@ def test_heckmeck_to_the_end_then_rematch(tablets: Pages) -> None:
     assert watch.states > 50
 
 
+def test_heckmeck_short_variant_to_the_end(tablets: Pages) -> None:
+    strategy = HeckmeckQuick(2)
+    run(tablets, "heckmeck", strategy, {"short_variant": True}, "heckmeck-short", driver=1, shots=False)
+    assert tablets.pages[0].evaluate("currentGame().scoreboard.short_variant") is True
+    assert strategy.stops >= 2
+
+
 @pytest.mark.parametrize("virtual", [False, True], ids=["physical-deck", "virtual-deck"])
 def test_las_vegas_to_the_end(tablets: Pages, virtual: bool) -> None:
-    options = {"virtual_deck": virtual, "neutral_dice": virtual}
-    run(tablets, "lasvegas", LasVegasQuick(), options, f"lasvegas-{'virtual' if virtual else 'physical'}",
+    """The physical deck with the rules' hidden money; the virtual deck with neutral dice and
+    everyone's money shown (the setup's "Show everyone's money")."""
+    options = {"virtual_deck": virtual, "neutral_dice": virtual, "money_open": virtual}
+    strategy = LasVegasQuick()
+    run(tablets, "lasvegas", strategy, options, f"lasvegas-{'virtual' if virtual else 'physical'}",
         driver=int(virtual), shots=not virtual)
+    in_thousands = {t for t in strategy.money_shown if t.endswith("k")}
+    assert bool(in_thousands) == virtual, f"money on the score strip: {sorted(strategy.money_shown)[:8]}"
+    assert in_thousands != {"0k"} or not virtual, "the money shown grew during the game"
+    # rounds 1 to 3 paid out on a summary card the table dismissed; round 4's payout is in the results
+    assert len(strategy.summaries) == 3, strategy.summaries
 
 
 @pytest.mark.parametrize("virtual", [False, True], ids=["physical-deck", "virtual-deck"])
@@ -132,13 +148,19 @@ def test_cincinnati_to_the_end(tablets: Pages, virtual: bool) -> None:
         shots=not virtual)
 
 
-def test_lords_of_vegas_physical_deck_with_multi_player_rolls(tablets: Pages) -> None:
+def test_lords_of_vegas_physical_deck_multi_player_rolls_and_a_laid_off_bet(tablets: Pages) -> None:
     strategy = LordsScripted()
-    run(tablets, "lordsofvegas", strategy, {"virtual_deck": False}, "lordsofvegas", driver=0)
+    run(tablets, "lordsofvegas", strategy, {"virtual_deck": False, "lay_off": True}, "lordsofvegas", driver=0)
     assert strategy.multi_rolls == 2, "the reorganize roll and the boss tie were both entered on the pad"
+    assert strategy.bets == 1, "a bet was made on the gamble form"
     assert not strategy.plan, f"the scripted moves were all made: {strategy.plan} left"
+    log = tablets.pages[0].evaluate("currentGame().log.map((e) => e.text).join('\\n')")
+    assert "lays half the bet off to the bank" in log and "rolls" in log, log[-600:]
+    # each of the three draws before End of Game paid the marked lots: a summary card, dismissed
+    assert len(strategy.summaries) == 3 and all("marked lot" in s for s in strategy.summaries), strategy.summaries
 
 
 def test_lords_of_vegas_virtual_deck(tablets: Pages) -> None:
-    run(tablets, "lordsofvegas", LordsVirtual(), {"virtual_deck": True, "lay_off": True}, "lordsofvegas-virtual",
-        driver=1, shots=False)
+    strategy = LordsVirtual()
+    run(tablets, "lordsofvegas", strategy, {"virtual_deck": True}, "lordsofvegas-virtual", driver=1, shots=False)
+    assert strategy.summaries and all(s.lower().startswith("draw ") for s in strategy.summaries)

@@ -38,6 +38,12 @@ def test_tap_a_lot_then_build_and_trade(page: Any, companion: tuple[str, Table])
     money = game["scoreboard"]["players"][seat]["money"]
 
     page.goto(base)
+    # the first draw's payout waits on a card of its own until the table dismisses it
+    summary = page.get_by_test_id("summary")
+    expect(summary).to_be_visible()
+    expect(summary.get_by_test_id("paid-table")).to_contain_text("marked lot")
+    summary.get_by_test_id("summary-close").click()
+    expect(summary).to_be_hidden()
     page.get_by_test_id("pin-button").click()
     page.get_by_test_id("pin-input").fill(PIN)
     page.get_by_test_id("pin-ok").click()

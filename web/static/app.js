@@ -192,7 +192,7 @@ function render(v) {
   if (!g) {
     $("title").textContent = _("Vegas Table Companion");
     $("waiting").textContent = _("No game yet. Press “New game” to start one.");
-    for (const id of ["options", "board", "scores", "last-event"]) $(id).replaceChildren();
+    for (const id of ["options", "options-late", "board", "scores", "last-event"]) $(id).replaceChildren();
     $("dice-entry").hidden = true;
     $("outcome").hidden = true;
     $("summary-bar").hidden = true;
@@ -218,6 +218,7 @@ function render(v) {
   renderScores(g);
 
   const opts = $("options");
+  $("options-late").replaceChildren();
   if (aw.kind === "secret") {
     // a hidden choice: one button per player still to choose; their options open only for them
     opts.replaceChildren(...aw.players.map((seat) => {
@@ -239,7 +240,11 @@ function render(v) {
     grid.append(...aw.options.map((o) => optionButton(o, g)));
     opts.replaceChildren(grid);
   } else {
-    opts.replaceChildren(...optionButtons(aw.options, g));
+    const all = optionButtons(aw.options, g);
+    // a move that throws the turn away sits apart, below the dice pad, not beside the faces a thumb reaches for
+    const apart = aw.dice ? all.filter((el) => el.classList.contains("risky")) : [];
+    opts.replaceChildren(...all.filter((el) => !apart.includes(el)));
+    $("options-late").replaceChildren(...apart);
   }
 
   renderDiceEntry(g, aw, devices);
@@ -397,7 +402,10 @@ function optionButton(o, g) {
 function optionButtons(options, g) {
   const gv = GameViews[g.name] || {};
   const focus = gv.focus;
-  const shown = focus ? options.filter((o) => o.recommended || JSON.stringify(o.action).includes(`"${focus}"`)) : options;
+  // a lot tapped on the board narrows the moves to that lot, never a choice about something else
+  // (a lay-off, a roll-off): with no move on the lot, all are shown
+  const onLot = focus ? options.filter((o) => JSON.stringify(o.action).includes(`"${focus}"`)) : [];
+  const shown = onLot.length ? options.filter((o) => o.recommended || onLot.includes(o)) : options;
   const button = (o) => optionButton(o, g);
   const risky = shown.filter((o) => gv.risky && gv.risky(o));
   const safe = shown.filter((o) => !risky.includes(o));

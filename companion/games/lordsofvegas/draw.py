@@ -24,6 +24,7 @@ from companion.games.lordsofvegas.state import (
     AfterDraw,
     CheckMarkers,
     LordsState,
+    Paid,
     Payout,
     PlaceDie,
     SettleTies,
@@ -109,7 +110,9 @@ def draw(state: LordsState, card: str, events: list[Event]) -> LordsState:
     card = _check_card(state, card)
     seat = state.current
     name = state.players[seat]
-    state = evolve(state, deck=tuple(c for c in state.deck if c != card), last_card=card, drawn=(*state.drawn, card))
+    drawn = (*state.drawn, card)
+    paid = Paid(len(drawn), card, seat)
+    state = evolve(state, deck=tuple(c for c in state.deck if c != card), last_card=card, drawn=drawn, paid=paid)
     text = msg("{player} drew {card}.", player=name, card=card_label(card))
     events.append(Event("drew", text, {"player": seat, "card": card, "pays": pays(card)}))
     after: tuple[Step, ...] = (SettleTies(), Payout(card), AfterDraw(card))
@@ -166,11 +169,29 @@ def _take_over(state: LordsState, lot: int, events: list[Event]) -> LordsState:
 
 
 def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
-    """Marked lots pay $1, the casinos the card names pay money, then their bosses points."""
+    """Marked lots pay $1, the casinos the card names pay money, then their bosses points; what was
+    paid is kept in ``state.paid`` for the table's summary."""
+    board = casinos(state.board)  # as the ties left it, before the payout
+    state = _payout(state, card, events)
+    if state.paid is not None:
+        bosses = tuple(next((c.boss for c in board if c.name == tie[0]), None) for tie in state.paid.ties)
+        state = evolve(state, paid=evolve(state.paid, done=True, bosses=bosses))
+    return state
+
+
+def _note(state: LordsState, kind: str, entry: tuple[object, ...]) -> LordsState:
+    """Add ``entry`` to the draw's payout record under ``kind`` (``lots``, ``casinos`` or ``points``)."""
+    paid = state.paid
+    if paid is None:
+        return state
+    return evolve(state, paid=evolve(paid, **{kind: (*getattr(paid, kind), entry)}))
+
+
+def _payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
     for seat in state.seats_from(state.current):
         marked = len(state.marked(seat))
         if marked:
-            state = pay(state, seat, marked)
+            state = _note(pay(state, seat, marked), "lots", (seat, marked))
             text = nmsg(
                 "{player}'s {n} marked lot pays {amount}.",
                 "{player}'s {n} marked lots pay {amount}.",
@@ -191,7 +212,7 @@ def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
     for casino in open_casinos:
         for seat in casino.owners():
             amount = sum(v for _, o, v in casino.dice if o == seat)
-            state = pay(state, seat, amount)
+            state = _note(pay(state, seat, amount), "casinos", (seat, casino.name, casino.colour, amount))
             text = msg(
                 "{player} gets {amount} from the casino at {lot} ({colour}).",
                 player=state.players[seat],
@@ -207,6 +228,7 @@ def payout(state: LordsState, card: str, events: list[Event]) -> LordsState:
             after = advance(before, casino.size)
             points = tuple(after if i == seat else p for i, p in enumerate(state.points))
             state = evolve(state, points=points)
+            state = _note(state, "points", (seat, casino.name, casino.colour, casino.size, before, after))
             lost = casino.size - (after - before)
             if lost:
                 text = nmsg(

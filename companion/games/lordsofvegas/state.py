@@ -123,6 +123,22 @@ class AfterDraw:
     card: str
 
 
+@dataclass(frozen=True)
+class Paid:
+    """What one draw paid, kept until the next draw: the tablet shows it as a card the table dismisses.
+    ``done`` is set once the payout is over (boss ties of the draw are rerolled before it)."""
+
+    number: int  # the draw in play, counting from 1
+    card: str
+    drawer: int
+    lots: tuple[tuple[int, int], ...] = ()  # (seat, money) for marked lots
+    casinos: tuple[tuple[int, str, str, int], ...] = ()  # (seat, casino, colour, money)
+    points: tuple[tuple[int, str, str, int, int, int], ...] = ()  # (seat, casino, colour, points, from, to)
+    ties: tuple[tuple[str, str, tuple[int, ...]], ...] = ()  # boss ties rerolled first: (casino, colour, seats)
+    bosses: tuple[int | None, ...] = ()  # who came out boss of each tied casino, set with ``done``
+    done: bool = False
+
+
 Wait = TieRoll | ReorgRoll | Arrange | PlaceDie | CheckMarkers | LayOff | GambleRoll
 Step = Wait | SettleTies | Payout | AfterDraw
 
@@ -147,6 +163,7 @@ class LordsState:
     drawn: tuple[str, ...] = ()  # cards drawn in play, in order (the discard piles)
     winner: int | None = None  # who reached the last space of the track
     issued: int = 0  # money the bank has paid out, less what it took back (always the players' total)
+    paid: Paid | None = None  # the latest draw's payout
 
     @property
     def n(self) -> int:

@@ -13,7 +13,7 @@ from companion.games.base import Die, Event, evolve
 from companion.games.base import colour_word as cw
 from companion.games.lordsofvegas.arrange import normalise, owners_of, roll_spec, share_out
 from companion.games.lordsofvegas.casinos import first_tie
-from companion.games.lordsofvegas.state import LordsState, SettleTies, TieRoll, push
+from companion.games.lordsofvegas.state import LordsState, Payout, SettleTies, TieRoll, push
 from companion.games.lordsofvegas.words import and_list
 from companion.games.messages import msg
 
@@ -39,6 +39,12 @@ def settle_ties(state: LordsState, events: list[Event]) -> LordsState:
             {"casino": casino.name, "value": casino.top, "players": list(owners_of(state, casino.tied))},
         )
     )
+    paid = state.paid
+    first = paid is not None and all(t[0] != casino.name for t in paid.ties)
+    if paid is not None and first and not paid.done and any(isinstance(step, Payout) for step in state.todo):
+        # a tie the draw made: the draw's summary says who was tied
+        tie = (casino.name, casino.colour, tuple(owners_of(state, casino.tied)))
+        state = evolve(state, paid=evolve(paid, ties=(*paid.ties, tie)))
     return push(evolve(state, wait=TieRoll(casino.tied)), SettleTies())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.games.base import JSON, Outcome
+from companion.games.base import JSON, Outcome, colour_word
 from companion.games.lordsofvegas.board import (
     COLOURS,
     COMPANY,
@@ -17,7 +17,8 @@ from companion.games.lordsofvegas.board import (
 )
 from companion.games.lordsofvegas.casinos import Casino, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, Space
-from companion.games.messages import Msg
+from companion.games.lordsofvegas.words import and_list, dollars
+from companion.games.messages import Msg, msg, nmsg
 
 
 def scoreboard(state: LordsState, prompt: Msg, outcome: Outcome | None) -> JSON:
@@ -50,6 +51,7 @@ def scoreboard(state: LordsState, prompt: Msg, outcome: Outcome | None) -> JSON:
         if state.last_card is None
         else {"card": state.last_card, "label": card_label(state.last_card).to_json()},
         "bet": _bet(state),
+        "paid": _paid(state),
         "outcome": None if outcome is None else outcome.to_json(),
     }
 
@@ -114,3 +116,67 @@ def _bet(state: LordsState) -> JSON:
             "laid_off": wait.laid_off,
         }
     return None
+
+
+def _paid(state: LordsState) -> JSON:
+    """The latest draw's payout for the table's summary card: who got what, and boss ties rerolled first."""
+    paid = state.paid
+    if paid is None or not paid.done:
+        return None
+    players = []
+    for seat in state.seats_from(paid.drawer):
+        lines: list[Msg] = []
+        money = points = 0
+        for who, n in paid.lots:
+            if who == seat:
+                money += n
+                lines.append(nmsg("{n} marked lot: {amount}", "{n} marked lots: {amount}", n, amount=dollars(n)))
+        for who, casino, colour, amount in paid.casinos:
+            if who == seat:
+                money += amount
+                hue, amount_msg = colour_word(colour), dollars(amount)
+                lines.append(msg("casino at {lot} ({colour}): {amount}", lot=casino, colour=hue, amount=amount_msg))
+        for who, casino, colour, size, before, after in paid.points:
+            if who == seat:
+                points += after - before
+                lines.append(
+                    nmsg(
+                        "boss of the casino at {lot} ({colour}), {n} tile: track {before} to {after}",
+                        "boss of the casino at {lot} ({colour}), {n} tiles: track {before} to {after}",
+                        size,
+                        lot=casino,
+                        colour=colour_word(colour),
+                        before=before,
+                        after=after,
+                    )
+                )
+        if lines:
+            players.append({"seat": seat, "money": money, "points": points, "lines": [m.to_json() for m in lines]})
+    ties = []
+    for (casino, colour, seats), boss in zip(paid.ties, paid.bosses, strict=True):
+        text = msg(
+            "Boss tie at {lot} ({colour}) between {players}: rerolled, {boss} is the boss.",
+            lot=casino,
+            colour=colour_word(colour),
+            players=and_list([state.players[s] for s in seats]),
+            boss=msg("nobody") if boss is None else state.players[boss],
+        )
+        ties.append({"casino": casino, "players": list(seats), "boss": boss, "text": text.to_json()})
+    paying = pays(paid.card)
+    title = msg("{player} drew {card}.", player=state.players[paid.drawer], card=card_label(paid.card))
+    return {
+        "number": paid.number,
+        "card": paid.card,
+        "drawer": paid.drawer,
+        "title": title.to_json(),
+        "players": players,
+        "ties": ties,
+        "casinos_paid": bool(paid.casinos),
+        "no_casino": None
+        if paid.casinos
+        else (
+            msg("No casino on The Strip to pay.")
+            if paying == STRIP
+            else msg("No casino of {colour} ({company}) to pay.", colour=colour_word(paying), company=COMPANY[paying])
+        ).to_json(),
+    }

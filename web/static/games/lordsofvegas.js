@@ -55,6 +55,47 @@
             ? _("tie on points: ${m}M in money", { m: p.money }) : "",
         }));
     },
+    // what the latest draw paid: a card that stays until the table dismisses it
+    summary(sb, game) {
+      const paid = sb.paid;
+      if (!paid) return null;
+      const h = window.h;
+      return {
+        key: `draw:${paid.number}`,
+        title: _("Draw {n}: {what}", { n: paid.number, what: paid.title }),
+        build: () => {
+          const colours = window.seatColours(game);
+          const marks = window.initials(game.players);
+          const out = [];
+          if (paid.players.length) {
+            const table = h("table", "summary-table");
+            table.dataset.testid = "paid-table";
+            const head = h("tr");
+            head.append(h("th", "", _("Player")), h("th", "", _("Money")), h("th", "", _("Points")), h("th", "", _("Paid for")));
+            table.append(head);
+            for (const p of paid.players) {
+              const tr = h("tr");
+              const who = h("th");
+              who.append(window.badge(colours[p.seat], marks[p.seat]), " ", game.players[p.seat]);
+              const lines = h("td");
+              for (const line of p.lines) lines.append(h("div", "paid-why", line));
+              tr.append(who, h("td", "big-paid", p.money ? `+$${p.money}M` : "—"),
+                h("td", "big-paid", p.points ? `+${p.points}` : "—"), lines);
+              table.append(tr);
+            }
+            out.push(table);
+          } else {
+            out.push(h("p", "summary-line", _("Nobody was paid for this card.")));
+          }
+          if (paid.no_casino) out.push(h("p", "summary-line muted", paid.no_casino));
+          if (paid.ties.length) {
+            out.push(h("h3", "", _("Boss ties rerolled first")));
+            for (const t of paid.ties) out.push(h("p", "summary-line", t.text));
+          }
+          return out;
+        },
+      };
+    },
     render(sb, el, game) {
       const self = this;
       const h = window.h;
@@ -196,7 +237,10 @@
             if (casino.boss !== null && casino.boss !== undefined) facts.push(_("boss: {name}", { name: sb.players[casino.boss].name }));
           }
         }
-        zoom.append(h("span", "", facts.join(" · ")), h("span", "muted", _("The moves listed are those on this lot; tap it again for all.")));
+        zoom.append(h("span", "", facts.join(" · ")));
+        // said only when the list is narrowed: a choice about something else (a lay-off) shows in full
+        const onLot = (game.awaiting.options || []).some((o) => JSON.stringify(o.action).includes(`"${lot.lot}"`));
+        if (onLot) zoom.append(h("span", "muted", _("The moves listed are those on this lot; tap it again for all.")));
         parts.splice(1, 0, zoom);
       }
       el.replaceChildren(...parts);
