@@ -50,8 +50,10 @@ def letterbox(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
         small = cv2.pyrDown(small)
     if small.shape[:2] != (nh, nw):
         small = cv2.resize(small, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    if (nh, nw) == (side, side):
+        return small, scale
     out = np.empty((side, side, 3), np.uint8)
-    out[:] = small.reshape(-1, 3).mean(axis=0).astype(np.uint8)
+    out[:] = np.array(cv2.mean(small)[:3]).astype(np.uint8)
     out[:nh, :nw] = small
     return out, scale
 
@@ -67,9 +69,13 @@ def decode(out: np.ndarray, stride: int, threshold: float, scale: float = 1.0) -
     """Dice from the network's 4 x g x g output: local maxima of the heatmap at least ``threshold``,
     in frame px (input px / ``scale``), one per die (weaker peaks within half a die of a stronger one
     go)."""
-    heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float32)))
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    logit = out[0].astype(np.float32)
+    # peaks are found on the logits (the sigmoid keeps their order)
+    cut = -np.inf if threshold <= 0 else np.inf if threshold >= 1 else float(np.log(threshold / (1 - threshold)))
+    peaks = (logit >= cv2.dilate(logit, np.ones((3, 3), np.uint8))) & (logit >= cut)
     ys, xs = np.nonzero(peaks)
+    heat = np.zeros_like(logit)
+    heat[ys, xs] = 1.0 / (1.0 + np.exp(-logit[ys, xs]))  # the sigmoid only where it is needed
     order = np.argsort(-heat[ys, xs])
     found: list[Detection] = []
     for i in order:

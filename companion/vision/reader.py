@@ -9,12 +9,16 @@
 4. ``pips`` counts pips classically; where count and classifier disagree the die is uncertain.
 5. ``colour`` names the body colour.
 
-With a ``detector`` (``detector.py``, a learned die finder) the detector proposes the dice and
-segmentation is a second witness: its windows are classified too. A die the detector is sure of is
-kept even when the classifier doubts it (its confidence then stays low, so the tablet asks); a die the
-detector only doubts is kept when the empty tray (``empty_tray.py``, from the calibration) shows
-something there. Without a detector the empty tray sizes the dice and its changed places are searched
-for dice the classifier half believes (``_with_reference``).
+With a ``detector`` (``detector.py``, a learned die finder; on in the daemon, ``USE_DETECTOR``): where
+segmentation sizes the dice as the detector does, segmentation's reading stands and the detector adds
+the dice away from it; where it does not (close-ups), segmentation proposes again at the detector's
+size and both are classified together. A die found with the detector's help needs a second witness
+(pips counted, a sure reading or a sure detection); one the classifier calls no die is kept only when
+the detector is sure of it (its confidence then stays low, so the tablet asks) or the empty tray
+(``empty_tray.py``, from the calibration) shows something there that the classifier half believes.
+Without a detector the empty tray sizes the dice and its changed places are searched for dice the
+classifier half believes (``_with_reference``); with one, the changed places where no die was found
+the same way.
 
 The confidence is the calibrated probability of the answer, lowered when the two readers disagree.
 Below ``UNCERTAIN`` the tablet should ask for one tap.
@@ -65,6 +69,7 @@ DOUBT = 0.1  # detections at least this likely are classified; kept if the empty
 HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
 SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
+SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
 # How the classical pip counter errs, where it gives a count at all: rows the true face (1-6), columns
@@ -302,54 +307,61 @@ class DiceReader:
         witness, side = self._proposals(frame, die_size)
         shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
                                                 if empty is not None else [])
-        self._looked = [(d.cx, d.cy, d.size) for d in dets] + [(x, y, s / 1.15) for x, y, s in shown]
         self._shown = shown
         # A doubtful detection is proposed only where the empty tray shows something: alone, the
         # classifier takes too many tray corners and props among them for dice (the dev photos).
-        proposed = [d for d in dets if d.score >= self.detector.threshold
-                    or any(np.hypot(d.cx - x, d.cy - y) < 0.5 * max(s, d.size) for x, y, s in shown)]
+        proposed = [d for d in dets if d.score >= self.detector.threshold or self._shown_near(d.cx, d.cy, d.size)]
         if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
             # Segmentation sized the dice as the detector did: its reading stands (as without a
             # detector), and the detector adds the dice it missed, each needing a second witness.
             base = self._dice_windows(frame, die_size, prof, (witness, side))
             proposed = [d for d in proposed if all(np.hypot(d.cx - w.cx, d.cy - w.cy) > 0.5 * max(d.size, w.size)
                                                    for w in base)]
-            shown = [(x, y, s) for x, y, s in shown
-                     if all(np.hypot(x - w.cx, y - w.cy) > 0.5 * max(s, w.size) for w in base)]
-            added = self._detector_dice(frame, proposed, [], shown, prof, die_size)
+            added = self._detector_dice(frame, proposed, [], prof, die_size)
             added = [w for w in added if all(np.hypot(w.cx - b.cx, w.cy - b.cy) > 0.5 * max(w.size, b.size)
                                              for b in base)]
-            self._needs_witness = {id(w) for w in added}
-            return base + added
-        # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at the
-        # detector's, and every die needs a second witness.
-        witness, side = self._proposals(frame, hint)
-        dice = self._detector_dice(frame, proposed, witness, shown, prof, die_size)
-        self._needs_witness = {id(w) for w in dice}
+            dice = base + added
+        else:
+            # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at
+            # the detector's, and every die needs a second witness.
+            witness, side = self._proposals(frame, hint)
+            added = self._detector_dice(frame, proposed, witness, prof, die_size)
+            dice = added
+        self._needs_witness = {id(w) for w in added}
+        looked: list[tuple[float, float, float]] = []
+        if shown:  # the empty tray's changes where no die was found, as without a detector
+            dice, looked = self._with_reference(frame, shown, dice, prof)
+        self._looked = [(d.cx, d.cy, d.size) for d in dets] + looked
         return dice
 
     def _detector_dice(self, frame: np.ndarray, proposed: list[Detection],
-                       witness: list[tuple[float, float, float, np.ndarray]], shown: list[tuple[float, float, float]],
-                       prof: Profile | None, die_size: float | None) -> list[_Window]:
-        """Detections, segmentation's windows and the empty tray's changes classified, moved onto top
-        faces and searched around; a die is what the classifier takes for one or what the detector is
-        sure of."""
+                       witness: list[tuple[float, float, float, np.ndarray]], prof: Profile | None,
+                       die_size: float | None) -> list[_Window]:
+        """Detections and segmentation's windows classified, moved onto top faces and (segmentation's
+        only: the detector's are centred on their die already) searched around; a die is what the
+        classifier takes for one or what the detector is sure of (``VOUCH``) or doubts where the
+        empty tray shows something."""
         wins = [(d.cx, d.cy, d.size * DETECT_WINDOW, patch(frame, d.cx, d.cy, d.size * DETECT_WINDOW,
                                                            self.classifier.patch)) for d in proposed]
         wins += witness
-        wins += [(cx, cy, s, patch(frame, cx, cy, s, self.classifier.patch)) for cx, cy, s in shown]
         if not wins:
             return []
         found = self._classify(wins, prof)
         # Kept even if the classifier doubts them (their confidence then stays low, so the tablet asks).
         # Keeping only detections above 0.5 this way cut the extra dice of the dev webcam photos from 40
         # to 18 but lost 16 of 203 dice on the dev close-ups and crops.
+        # Where the empty tray shows something, as without a detector: when the classifier gives it
+        # at least ``VOUCHED`` (a coin or a screw it sees as no die at all stays out).
         vouched = [w for w, d in zip(found[: len(proposed)], proposed, strict=True)
-                   if d.score >= VOUCH or self._shown_near(d.cx, d.cy, d.size)]
+                   if d.score >= VOUCH
+                   or (self._shown_near(d.cx, d.cy, d.size) and self._die_score(w.probs) >= VOUCHED)]
         if self.classifier.has_offset:
             first = found
             found = self._recentre(frame, found, prof)
-            found += self._search_lost(frame, first, found, prof)
+            if witness and SEARCH_DETECTIONS:
+                found += self._search_lost(frame, first, found, prof)
+            elif witness:
+                found += self._search_lost(frame, first[len(proposed):], found, prof)
         dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
         if dice and die_size is None:
             typical = float(np.median([w.size for w in dice]))
@@ -366,21 +378,20 @@ class DiceReader:
 
     def _witnessed(self, die: DieReading) -> bool:
         """A die found only with the detector's help needs a second witness: pips the counter could
-        count, a reading sure enough to be answered, the detector sure of a die there, or the empty
-        tray showing something there. Tray screws and desk clutter that a detector window shows the
-        classifier get none of these (the dev photos)."""
+        count, a reading sure enough to be answered, or the detector sure of a die there. Tray screws
+        and desk clutter that a detector window shows the classifier get none of these (the dev
+        photos). The empty tray is no witness: it shows that something lies there (a coin, say), not
+        that it is a die."""
         if die.pips is not None or die.confidence >= UNCERTAIN:
             return True
         half = (die.box[2] - die.box[0]) / 2
-        if self._shown_near(die.center[0], die.center[1], 2 * half):
-            return True
         return any(d.score >= SURE_DETECTION
                    and np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(half, d.size / 2)
                    for d in self.last_detections)
 
     def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
                         prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:
-        """(Without a detector.) The places where the frame differs from the empty tray (``changes``)
+        """(With or without a detector.) The places where the frame differs from the empty tray (``changes``)
         and no die was found are classified and moved onto top faces like segmentation's windows. A
         die there is kept even when the classifier only half believes it (``VOUCHED``): the reference
         says something lies there that was not there before, so its confidence stays low and the

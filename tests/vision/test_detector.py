@@ -108,8 +108,8 @@ def test_a_doubted_die_is_kept_where_the_empty_tray_shows_it(monkeypatch):
     frame, empty, (cx, cy) = _one_die_tray()
     doubted = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, 0.2)]))  # type: ignore[arg-type]
     sure = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, 0.9)]))  # type: ignore[arg-type]
-    for r in (doubted, sure):
-        monkeypatch.setattr(r, "_die_score", lambda probs: 0.0)
+    for r in (doubted, sure):  # doubted, though not taken for no die at all (VOUCHED)
+        monkeypatch.setattr(r, "_die_score", lambda probs: 0.2)
     assert doubted.read(frame).dice == []
     (die,) = doubted.read(frame, empty=EmptyTray(empty)).dice
     assert np.hypot(die.center[0] - cx, die.center[1] - cy) < 8 and die.uncertain  # the tablet asks

@@ -144,6 +144,14 @@ def dev_scores(detector: DieDetector, dev: dict[str, list[Photo]], thresholds: t
     return out
 
 
+def _base_command(init: str | None) -> str | None:
+    """The command that made the weights a fine-tuning started from (their JSON beside them)."""
+    meta = Path(init).with_suffix(".json") if init else None
+    if meta is None or not meta.exists():
+        return None
+    return str(json.loads(meta.read_text()).get("command"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", help="the dice photos (default ../shared/data/dice)")
@@ -244,6 +252,7 @@ def main() -> int:
         "train_seconds": round(time.time() - t0) if not args.export_only else None,
         "steps_run": stop if not args.export_only else args.stop or args.steps,
         "hard_negatives": mined,
+        "base_command": _base_command(args.init),
     }
     path = export(model, out, args.size, meta)
     detector = DieDetector(path)
