@@ -122,5 +122,11 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used: less swayed by a busy machine than latency."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def heckmeck_roll(rng: random.Random, count: int = 8) -> dict[str, Any]:
     return {"type": "roll", "dice": [rng.choice([1, 2, 3, 4, 5, "worm"]) for _ in range(count)]}

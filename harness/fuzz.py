@@ -48,7 +48,7 @@ def fingerprint(case: Any) -> str:
     )
 
 
-def run(requests: int = 400, seed: int = 0, max_rounds: int = 12) -> dict[str, Any]:
+def run(requests: int = 400, seed: int = 0, max_rounds: int = 30) -> dict[str, Any]:
     """Rounds until ``requests`` different requests were sent: every operation, in both generation
     modes (valid by the schema and not), each round with its own seed; an operation that brings
     almost nothing new in a round (a GET without parameters has few requests to give) is left out of
@@ -109,11 +109,15 @@ def run(requests: int = 400, seed: int = 0, max_rounds: int = 12) -> dict[str, A
                 per_operation[name] = per_operation.get(name, 0) + 1
                 return 1
 
+            rate: dict[str, float] = {}  # the share of an operation's last round that was new
             while len(seen) < requests and active and rounds < max_rounds:
-                share = max(2, (requests - len(seen)) // len(active))
+                # each operation's examples in proportion to how much new it brought last round, so
+                # that together they are expected to bring what is missing
+                names = [f"{op.method.upper()} {op.path}" for op in active]
+                squares = sum(rate.get(name, 1.0) ** 2 for name in names)
                 still: list[Any] = []
-                for number, operation in enumerate(active):
-                    name = f"{operation.method.upper()} {operation.path}"
+                for number, (operation, name) in enumerate(zip(active, names, strict=True)):
+                    share = max(2, round((requests - len(seen)) * rate.get(name, 1.0) / squares))
                     fresh = 0
                     for kind, mode in enumerate((GenerationMode.POSITIVE, GenerationMode.NEGATIVE)):
                         new = [0]
@@ -130,7 +134,8 @@ def run(requests: int = 400, seed: int = 0, max_rounds: int = 12) -> dict[str, A
                         with contextlib.suppress(Unsatisfiable):  # nothing to make invalid in it
                             fuzz()
                         fresh += new[0]
-                    if fresh >= max(2, share // 10):
+                    rate[name] = fresh / max(1, 2 * max(1, share // 2))
+                    if rate[name] >= 0.05:
                         still.append(operation)  # it keeps finding new requests: more of it next round
                 active = still
                 rounds += 1

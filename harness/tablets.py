@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import selectors
 import socket
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.common import ROOT, Daemon, emit, rss_mb
+from harness.common import ROOT, Daemon, cpu_s, emit, rss_mb
 from harness.kills import next_input
 
 
@@ -120,6 +121,7 @@ class Tablets:
 
 def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0) -> dict[str, Any]:
     rng = random.Random(seed)
+    load_before = os.getloadavg()[0]  # timings on a busy machine are inflated: say how busy it was
     with tempfile.TemporaryDirectory(prefix="harness-tablets-") as tmp:
         daemon = Daemon(Path(tmp) / "data", sse_max_streams=tablets, threads=tablets + 8)
         try:
@@ -132,6 +134,7 @@ def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0
             refused = failed = 0
             peak = rss_mb(daemon.proc.pid)
             _, view = daemon.request("GET", "/api/state")
+            cpu_before = cpu_s(daemon.proc.pid)
             next_at = time.monotonic()
             for n in range(inputs):
                 next_at += 1 / rate
@@ -155,6 +158,7 @@ def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0
                 if n % 50 == 0:
                     peak = max(peak, rss_mb(daemon.proc.pid))
             time.sleep(1.0)
+            cpu = cpu_s(daemon.proc.pid) - cpu_before
             peak = max(peak, rss_mb(daemon.proc.pid))
             readers.close()
             latencies: list[float] = []
@@ -184,6 +188,8 @@ def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0
         "max_ms": round(max(latencies, default=float("nan")), 1),
         "streams_lost": lost_streams,
         "peak_rss_mb": round(peak, 1),
+        "daemon_cpu_ms_per_input": round(cpu * 1000 / max(1, inputs), 1),  # serving the input and every page
+        "load_avg_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
     emit(**summary)
     return summary

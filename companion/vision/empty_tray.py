@@ -27,6 +27,9 @@ STALE_SHARE = 0.4  # a frame that differs from the empty tray over more of it th
 # (a lamp moved or switched, the camera knocked): a full tray of dice with their shadows covers far less
 SHADOWED = 1.1  # a die and its shadow differ over about this many die sides
 SHARE_WIDTH = 160  # the share is judged on both pictures shrunk to this width
+EDGE_LEVEL = 80.0  # Sobel magnitude (grey, at SHARE_WIDTH) of a strong edge; felt grain stays far below
+EDGE_PIXELS = 40  # a reference with fewer strong edge pixels than this has nothing to tell a move by
+EDGES_KEPT = 0.5  # the camera moved when fewer than this share of the reference's strong edges remain
 WORK_WIDTH = 640  # where dice lie is judged on both shrunk to this width
 
 
@@ -34,7 +37,7 @@ WORK_WIDTH = 640  # where dice lie is judged on both shrunk to this width
 class EmptyTray:
     image: np.ndarray  # BGR, the frame size
     level: float = MIN_DIFF  # colour distance that counts as a change (``capture`` sets it from the noise)
-    _cache: dict[tuple[Any, int], Any] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)  # shrunk copies, last mask
 
     @classmethod
     def from_frames(cls, frames: Sequence[np.ndarray]) -> EmptyTray:
@@ -94,7 +97,23 @@ class EmptyTray:
         """Is this still the tray the reference shows (same light, same camera)?"""
         if abs(frame.shape[1] / max(frame.shape[0], 1) - self.image.shape[1] / max(self.image.shape[0], 1)) > 0.02:
             return False  # another camera mode: another picture altogether
-        return self.changed_share(frame) <= STALE_SHARE
+        return self.changed_share(frame) <= STALE_SHARE and not self.moved(frame)
+
+    def moved(self, frame: np.ndarray) -> bool:
+        """Has the camera moved? The reference's strong edges (a tray rim, a wall, a pattern) are
+        looked for in the frame; when most of them are gone, the tray is no longer where it was. Plain
+        felt has no such edges and cannot tell (nor does a small shift matter on it)."""
+        ref = self._cache.get("edges")
+        if ref is None:
+            ref = self._cache["edges"] = _edges(_shrunk(self.image, SHARE_WIDTH)[0])
+        if int(np.count_nonzero(ref)) < EDGE_PIXELS:
+            return False
+        small = _shrunk(frame, SHARE_WIDTH)[0]
+        if small.shape[:2] != ref.shape:
+            return True
+        near = cv2.dilate(_edges(small, EDGE_LEVEL / 2), np.ones((3, 3), np.uint8))
+        kept = float(np.count_nonzero(ref & near)) / float(np.count_nonzero(ref))
+        return kept < EDGES_KEPT
 
     def _changed(self, frame: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
         """1 where the frame differs from the empty tray by more than the level, on both shrunk to
@@ -190,4 +209,12 @@ def _distance(frame: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 def _blurred(distance: np.ndarray) -> np.ndarray:
     out: np.ndarray = cv2.GaussianBlur(distance, (0, 0), max(1.0, min(distance.shape[:2]) / 160.0))
+    return out
+
+
+def _edges(img: np.ndarray, level: float = EDGE_LEVEL) -> np.ndarray:
+    """1 on the strong edges of a picture (grey Sobel magnitude above ``level``)."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mag = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    out: np.ndarray = (mag > level).astype(np.uint8)
     return out

@@ -105,3 +105,15 @@ def test_saved_and_loaded_whole_and_damage_refused(tmp_path: Path) -> None:
         np.savez(fh, image=np.zeros((4, 4), np.uint8), level=np.float32(8))
     with pytest.raises(ValueError, match="no colour picture"):
         EmptyTray.load(path)
+
+
+def test_a_moved_camera_is_told_by_the_trays_edges() -> None:
+    """The wall's edge is where the reference has it, or the camera moved; plain felt cannot tell."""
+    frame, tray, _ = hard_tray()
+    h, w = frame.shape[:2]
+    shift = np.float32([[1, 0, 30], [0, 1, 10]])
+    assert not tray.moved(frame) and tray.matches(frame)
+    assert tray.moved(cv2.warpAffine(frame, shift, (w, h), borderMode=cv2.BORDER_REFLECT))
+    felt = EmptyTray.capture([render_scene([], SCENE, seed=100 + k)[0] for k in range(3)])
+    plain = render_scene([RenderDie(3)], SCENE, seed=4)[0]
+    assert not felt.moved(cv2.warpAffine(plain, shift, (w, h), borderMode=cv2.BORDER_REFLECT))

@@ -112,7 +112,7 @@
         const chip = h("span", `die ${d.colour}`, String(d.count));
         chip.setAttribute("aria-label", ngettext("{name}: {n} die", "{name}: {n} dice", d.count, { name: d.name }));
         const who = h("span", "casino-die");
-        who.append(chip, h("span", "die-owner", d.name.slice(0, 3)));
+        who.append(chip, h("span", "die-owner", d.colour === "white" ? _("white") : d.name.slice(0, 3)));
         dice.append(who);
       }
       box.append(dice);
