@@ -49,7 +49,7 @@ def run(guesses: int = 10_000, burst_s: float = 3.0) -> dict[str, Any]:
         checked = refused = 0
         end = time.monotonic() + burst_s
         n = 0
-        while time.monotonic() < end:
+        while time.monotonic() < end or n < 20:  # a loaded machine still sends a real burst
             code = client.post("/api/pin", headers={"X-Table-Pin": f"{n % 10_000:04d}"}).status_code
             n += 1
             checked += code in (200, 403)
