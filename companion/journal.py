@@ -11,6 +11,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,6 +146,22 @@ class Journal:
         if self._db.in_transaction:
             self._db.execute("ROLLBACK")
 
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """Several writes as one: committed together or rolled back together (a full or failing disk
+        becomes :class:`JournalUnavailable`). The caller holds the lock."""
+        self._refuse_writes()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            self._rollback()
+            raise JournalUnavailable(_disk_message(exc)) from exc
+        except BaseException:
+            self._rollback()
+            raise
+
     def _note_high_water(self) -> None:
         if self._memory or self._high_water_broken:
             return
@@ -227,9 +244,7 @@ class Journal:
     ) -> int:
         """Import: the game and all its entries in one transaction (a crash leaves all or nothing)."""
         with self._lock:
-            self._refuse_writes()
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 cur = self._db.execute(
                     "INSERT INTO games(game, header, created, finished, summary) VALUES (?, ?, ?, ?, ?)",
                     (header.game, json.dumps(header.to_json()), created, int(finished), summary),
@@ -240,13 +255,6 @@ class Journal:
                     "INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)",
                     [(game_id, i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(entries)],
                 )
-                self._db.execute("COMMIT")
-            except sqlite3.OperationalError as exc:
-                self._rollback()
-                raise JournalUnavailable(_disk_message(exc)) from exc
-            except BaseException:
-                self._rollback()
-                raise
             self._note_high_water()
         return game_id
 
@@ -264,9 +272,7 @@ class Journal:
         its game's last, ``marks`` (game id, finished, summary) as replayed, a few ``meta`` values, and
         the open game (``current``, if it is one of this journal's games)."""
         with self._lock:
-            self._refuse_writes()
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
+            with self._transaction():
                 self._db.executemany("INSERT INTO games(id, game, header, created) VALUES (?, ?, ?, ?)", games)
                 next_seq: dict[int, int] = {}
                 for game_id, text in entries:
@@ -286,13 +292,6 @@ class Journal:
                     self._db.execute(
                         "INSERT OR REPLACE INTO meta(key, value) VALUES ('current_game', ?)", (str(current),)
                     )
-                self._db.execute("COMMIT")
-            except sqlite3.OperationalError as exc:
-                self._rollback()
-                raise JournalUnavailable(_disk_message(exc)) from exc
-            except BaseException:
-                self._rollback()
-                raise
             self._note_high_water()
 
     def entries(self, game_id: int) -> Iterator[dict[str, Any]]:
