@@ -15,7 +15,6 @@ or is captured afresh; the tablet says so.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.atomic_file import remove_file, replace_file
 from companion.games.base import RuleViolation
 from companion.games.messages import msg, nmsg
 from companion.vision.empty_tray import EmptyTray
@@ -101,17 +101,7 @@ class EmptyReference:
 
     def save(self, tray: EmptyTray) -> None:
         """Written beside the file and moved over it; raises ``OSError`` (nothing changed) when it cannot."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            tray.save(tmp)
-            with open(tmp, "rb") as fh:
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-            raise
-        _sync_folder(self.path.parent)
+        replace_file(self.path, tray.save)
         with self._lock:
             self.tray, self.state, self.problem, self.share, self.taken = tray, "ok", "", None, time.time()
 
@@ -119,12 +109,7 @@ class EmptyReference:
         """Delete the reference (the reader goes on without it); True when there was a file."""
         with self._lock:
             self.tray, self.state, self.problem, self.share, self.taken = None, "none", "", None, None
-            self.path.with_name(self.path.name + ".tmp").unlink(missing_ok=True)
-            try:
-                self.path.unlink()
-            except FileNotFoundError:
-                return False
-            return True
+            return remove_file(self.path)
 
     def status(self) -> dict[str, Any]:
         """For the tablet (JSON-ready)."""
@@ -135,16 +120,3 @@ class EmptyReference:
                 "share": None if self.share is None else round(self.share, 3),
             }
 
-
-def _sync_folder(folder: Path) -> None:
-    """The rename itself reaches the disk (a power cut right after must not bring the old file back)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

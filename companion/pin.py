@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import os
 import secrets
 from pathlib import Path
+
+from companion.atomic_file import replace_file
 
 DEFAULT = "1234"
 FILE = "table-pin.json"
@@ -59,10 +60,6 @@ class TablePin:
         salt = secrets.token_bytes(16)
         digest = _hash(new, salt)
         if self.path is not None:
-            tmp = self.path.with_suffix(".tmp")
-            with open(tmp, "w") as handle:
-                json.dump({"salt": salt.hex(), "hash": digest.hex()}, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
+            text = json.dumps({"salt": salt.hex(), "hash": digest.hex()})
+            replace_file(self.path, lambda tmp: tmp.write_text(text))
         self._salt, self._digest, self.changed = salt, digest, True

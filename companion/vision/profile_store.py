@@ -9,11 +9,11 @@ the previous one must not teach the reader wrong faces.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.atomic_file import remove_file, replace_file
 from companion.vision.profile_adapt import Profile
 from companion.vision.profile_build import add_background, add_confirmed
 from companion.vision.reader import DiceReader, Reading
@@ -68,18 +68,8 @@ class TableProfile:
         """Start afresh (a new dice set at the table); True when a saved profile was deleted. The empty
         profile is swapped in before the file goes, so a read meanwhile uses one or the other."""
         self.profile = Profile()
-        self.path.with_name(self.path.name + ".tmp").unlink(missing_ok=True)
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            return False
-        return True
+        return remove_file(self.path)
 
     def _save(self, profile: Profile) -> None:
         """Written beside the final file and moved over it: a power cut leaves the old profile or the new."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        profile.save(tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+        replace_file(self.path, profile.save)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,8 @@ import limits.storage.memory as memory
 from flask import Flask, g, request
 from flask_limiter import Limiter
 from limits.storage import MemoryStorage
+
+from companion.atomic_file import replace_file
 
 log = logging.getLogger("companion.pin")
 
@@ -68,10 +69,8 @@ class KeptStorage(MemoryStorage):
         with self._save_lock:
             events = list(self.events.items())
             data = {key: [(e.atime, e.expiry) for e in entries] for key, entries in events if entries}
-            temporary = self.path.with_name(self.path.name + ".tmp")
             try:
-                temporary.write_text(json.dumps(data))
-                os.replace(temporary, self.path)
+                replace_file(self.path, lambda tmp: tmp.write_text(json.dumps(data)))
             except OSError as exc:  # a full or read-only disk: the limits still hold until a restart
                 log.error("the PIN lockouts could not be saved to %s (%s)", self.path, exc.strerror)
 
