@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from companion.games.base import Die, Event
-from companion.games.lordsofvegas.actions import Action, Build, Card, Roll
+from lordsofvegas_play import play  # type: ignore[import-not-found]
+
+from companion.games.base import Die
+from companion.games.lordsofvegas.actions import Build, Card, Roll
 from companion.games.lordsofvegas.position import position
 from companion.games.lordsofvegas.rules import LordsOfVegasRules
 from companion.games.lordsofvegas.state import LordsState
 from companion.i18n.render import localize
 
 rules = LordsOfVegasRules()
-
-
-def play(state: LordsState, *actions: Action) -> tuple[LordsState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = rules.apply(state, action)
-        events += more
-    return state, events
 
 
 def paid(state: LordsState) -> dict:  # type: ignore[type-arg]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from lordsofvegas_play import play  # type: ignore[import-not-found]
 
-from companion.games.base import Die, Event, RuleViolation
+from companion.games.base import Die, RuleViolation
 from companion.games.lordsofvegas.actions import (
-    Action,
     ArrangeDice,
     Build,
     Card,
@@ -26,14 +26,6 @@ from companion.games.lordsofvegas.track import advance
 rules = LordsOfVegasRules()
 BLUE, GREEN, RED, YELLOW = 0, 1, 2, 3
 FOUR = ["Blue", "Green", "Red", "Yellow"]
-
-
-def play(state: LordsState, *actions: Action) -> tuple[LordsState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = rules.apply(state, action)
-        events += more
-    return state, events
 
 
 def boss_at(state: LordsState, lot: str) -> int | None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from lordsofvegas_play import play  # type: ignore[import-not-found]
 
 from companion.games import get_rules
-from companion.games.base import Die, Event, RuleViolation
+from companion.games.base import Die, RuleViolation
 from companion.games.lordsofvegas.actions import (
     Action,
     ArrangeDice,
@@ -33,14 +34,6 @@ from companion.games.lordsofvegas.rules import LordsOfVegasRules
 from companion.games.lordsofvegas.state import LordsState, Space, Tile
 
 rules = LordsOfVegasRules()
-
-
-def play(state: LordsState, *actions: Action) -> tuple[LordsState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = rules.apply(state, action)
-        events += more
-    return state, events
 
 
 def tile(state: LordsState, lot: str) -> Tile:

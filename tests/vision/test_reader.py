@@ -175,8 +175,8 @@ def test_well_lit_frames_are_not_brightened(fixtures):
 
 
 # White dice seen obliquely on light wood, enlarged: the shipped model reads their pips as 1s (docs/vision.md,
-# "Robustness"). Kept apart so that the other close-ups still guard the rule below, and so that a
-# model that reads it right says so (the strict xfail then fails).
+# "Dice it never saw, and robustness"). Kept apart so that the other close-ups still guard the rule below,
+# and so that a model that reads it right says so (the strict xfail then fails).
 PIPS_AS_ONES = "two_38"
 
 
