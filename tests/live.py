@@ -13,27 +13,45 @@ from flask import Flask
 from waitress.server import create_server
 
 
+class Running:
+    """A waitress server's loop on a thread of its own, stopped and closed by that thread itself.
+
+    Nothing is closed from another thread (closing sockets under a running select() made the loop
+    fail with EBADF) and the stop does not go through the server's trigger pipe (a write to it once
+    failed with EBADF at the end of a test): the loop wakes at least every 50 ms to look at the flag.
+    """
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        server = self.server
+        while not self._stop.is_set():
+            server.asyncore.loop(timeout=0.05, map=server._map, use_poll=server.adj.asyncore_use_poll, count=1)
+        for channel in list(server._map.values()):
+            channel.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(timeout=5)
+        self.server.task_dispatcher.shutdown()
+
+
 @contextmanager
 def serve(app: Flask, threads: int = 8) -> Iterator[str]:
     server = create_server(app, host="127.0.0.1", port=0, threads=threads)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    running = Running(server)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         hub = app.extensions["companion"]["hub"]
-        hub.close()
+        hub.close()  # the event streams end first, so their server threads are free to stop
         hub.wait_closed()
-        # Close every socket from the server's own loop thread: closing them from here while its
-        # select() waits on them made the loop fail with EBADF. With its map empty the loop ends.
-        def close_all() -> None:
-            for channel in list(server._map.values()):  # type: ignore[union-attr]
-                channel.close()
-
-        server.trigger.pull_trigger(close_all)  # type: ignore[union-attr]
-        thread.join(timeout=5)
-        server.task_dispatcher.shutdown()
+        running.stop()
 
 
 class EventStream:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from live import EventStream, serve
+from live import EventStream, Running, serve
 from waitress.channel import HTTPChannel
 
 from companion.config import Config, ServerConfig, StoreConfig
@@ -62,15 +61,12 @@ def daemon_server(table: Table, tmp: str, hub: Hub | None = None) -> Iterator[tu
     app = create_app(table, config=config, hub=hub)
     server = make_server(app, config, port=0)
     port = server.socket.getsockname()[1]
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    running = Running(server)
     try:
         yield server, port
     finally:
         app.extensions["companion"]["hub"].close()
-        server.trigger.pull_trigger(lambda: [c.close() for c in list(server._map.values())])
-        thread.join(timeout=5)
-        server.task_dispatcher.shutdown()
+        running.stop()
 
 
 def test_accepted_connections_drop_dead_clients(table: Table, tmp_path: object) -> None:
