@@ -121,10 +121,12 @@
     chart = new window.uPlot({
       width,
       height: 200,
-      title: _("Scores over the game"),
+      // the score's name (with its unit) in the title: on the rotated axis a long one was cut off
+      title: `${_("Scores over the game")} · ${gv.scoreName || _("Score")}`,
+      legend: { live: false },  // the players' names and line styles; values on hover mean nothing on a tablet
       scales: { x: { time: false } },
       axes: [{ ...axis, label: _("Inputs") },
-        { ...axis, label: gv.scoreName || _("Score"), size: 60, values: (u, vals) => vals.map((v) => (gv.formatScore ? gv.formatScore(v) : String(v))) }],
+        { ...axis, size: 60, values: (u, vals) => vals.map((v) => (gv.formatScore ? gv.formatScore(v) : String(v))) }],
       series: [
         { label: _("Input") },
         ...g.players.map((n, i) => ({
