@@ -18,6 +18,7 @@ import numpy as np
 from companion.vision.order import percentile
 
 WORK_WIDTH = 320  # candidates are found on a frame scaled to this width (speed); boxes map back
+MAX_MEDIAN = 255  # the largest median window of the tray model, in quarter-scale px
 CRUMB = 0.4  # blobs smaller than this times the upper quartile of blob sizes do not set the die size
 PEAK_SCALES = (1.0, 0.7)  # die sizes (times the typical one) sought in blobs of several dice
 SAME_WINDOW = 0.45  # windows nearer than this (city-block, times their size) to a placed one are not placed
@@ -70,7 +71,9 @@ def _foreground(frame: np.ndarray, at: _Scale) -> tuple[np.ndarray, np.ndarray, 
     lab8 = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     # The tray: a median over ``at.tray`` of the width at quarter scale, where a die is a few pixels.
     tiny = cv2.resize(lab8, (max(1, at.width // 4), max(1, lab8.shape[0] // 4)), interpolation=cv2.INTER_AREA)
-    bg_tiny = cv2.medianBlur(tiny, _odd(round(at.width * at.tray / 4)))
+    # OpenCV's 8-bit median fails an assertion on very large apertures (a die proposed several times
+    # the frame's size asked for ~1,000); past MAX_MEDIAN the window is wider than the image anyway.
+    bg_tiny = cv2.medianBlur(tiny, min(MAX_MEDIAN, _odd(round(at.width * at.tray / 4))))
     bg = cv2.resize(bg_tiny, (lab8.shape[1], lab8.shape[0]), interpolation=cv2.INTER_LINEAR)
     # Per plane with OpenCV's arithmetic: numpy on interleaved channels is several times slower here.
     d_l, d_a, d_b = cv2.split(cv2.subtract(lab8, bg, dtype=cv2.CV_32F))

@@ -98,3 +98,13 @@ def _ring(inside: str):
 def test_a_lost_face_is_told_by_its_pips(inside, pips):
     mask, hole = _ring(inside)
     assert _holds_pips(mask, hole, _hole_area(hole)) is pips
+
+
+def test_a_die_proposed_far_larger_than_the_frame_is_searched_without_a_crash():
+    """The reader proposes again at the size the network saw; a size several times the frame's asked
+    OpenCV's median for a window it refuses with an assertion (seen on a 65 px crop)."""
+    frame, _ = render_dice([RenderDie(f, "white") for f in (2, 5)], seed=1, die_size=48)
+    for die in (frame.shape[1] * 2.5, frame.shape[1] * 10.0):
+        cands, side = find_dice(frame, die_size=die)
+        assert side == die
+        assert all(c.box[2] <= frame.shape[1] and c.box[3] <= frame.shape[0] for c in cands)
