@@ -1,6 +1,7 @@
 """Cut labelled 32x32 training patches from the TRAIN photos of the fixed split, plus rendered dice.
 
     .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz [--dev]
+        [--sets rune55-gray-closeups chase-casino-crops]
 
 Every patch has a class (0-5 faces 1-6, 6 the symbol face, 7 "not a die", 8 "off a die's top face":
 a side face, a corner, two dice at once; -1 "no class": a window between centred and clearly off, whose
@@ -310,8 +311,9 @@ def main() -> None:
                     help="share of rendered dice of any body colour, with pips of any colour and size")
     ap.add_argument("--symbols", type=float, default=0.3,
                     help="share of rendered dice turned into a symbol face, besides the 1 in 7 drawn so")
-    ap.add_argument("--sets", nargs="*", default=list(HINTED), choices=HINTED,
-                    help="the newer real sets to add (none: the patches of the model before they came)")
+    ap.add_argument("--sets", nargs="*", default=[], choices=HINTED,
+                    help="newer real sets to add; the shipped model has none (a model with both read the older "
+                         "sets worse: docs/log/classifier-new-sets-2026-11-27.md)")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
