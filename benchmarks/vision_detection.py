@@ -3,12 +3,14 @@ learned detector alone, and the reader with the detector; then face accuracy of 
 and after a 5-photo calibration, with and without the empty-tray reference.
 
     .venv/bin/python benchmarks/vision_detection.py [--data /work/shared/data/dice] [--part test]
-        [--sets NAME ...] [--detector M.onnx] [--no-calibration] [--rendered N]
+        [--sets NAME ...] [--detector M.onnx] [--model F.onnx] [--no-calibration] [--rendered N]
 
 ``--part dev`` scores the dev photos instead (``training/detector/data.py``: where settings are
 chosen); ``--part test`` (default) the held-back photos of ``companion/vision/split.json``.
 ``--detector`` scores another detector than the shipped one, e.g. one trained ``--without`` a set
-(the leave-one-source-out run). A die is found when a proposal's box holds its label box's centre.
+(the leave-one-source-out run); ``--model`` another face classifier than the shipped one, so that a
+retrained classifier is scored by the very command that scored the old one. A die is found when a
+proposal's box holds its label box's centre.
 
 The calibration is the one of ``benchmarks/vision_accuracy.py``: a profile from 5 photos of the set's
 train part. The empty-tray reference needs a fixed camera: matteop65-webcam's capture groups are one
@@ -134,6 +136,7 @@ def main() -> int:
     ap.add_argument("--sets", nargs="*", default=list(SETS))
     ap.add_argument("--part", choices=("test", "dev"), default="test")
     ap.add_argument("--detector", help="another detector (.onnx beside its .json)")
+    ap.add_argument("--model", help="another face classifier (.onnx beside its .json)")
     ap.add_argument("--no-calibration", action="store_true")
     ap.add_argument("--only-detector", action="store_true", help="score only the reader with the detector")
     ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
@@ -144,9 +147,9 @@ def main() -> int:
     detector = None if args.no_detector else DieDetector(args.detector)
     readers: dict[str, DiceReader] = {}
     if not args.only_detector:
-        readers["today's reader"] = DiceReader()
+        readers["today's reader"] = DiceReader(args.model)
     if detector is not None:
-        readers["reader with detector"] = DiceReader(detector=detector)
+        readers["reader with detector"] = DiceReader(args.model, detector=detector)
     results: dict[str, object] = {}
     for name in args.sets:
         data = Path(args.data) / name

@@ -2,13 +2,16 @@
 
 The model used for tuning is trained on ``fit`` stems only and the pipeline is scored on ``val`` stems;
 the shipped model is then retrained on all train stems with the settings chosen. nell-byler-d6: the last
-30 train photos by capture time; matteop65-webcam: the last quarter (by frame number) of each capture group.
+30 train photos by capture time; matteop65-webcam: the last quarter (by frame number) of each capture group;
+rune55-gray-closeups and chase-casino-crops: a fifth of the photo groups, the die detector's own dev rule
+(``training/detector/data.py``), so that both networks are tuned on the same photos.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -35,6 +38,13 @@ def dev_split() -> dict[str, tuple[list[str], list[str]]]:
         fit += stems[:k]
         val += stems[k:]
     out["matteop65-webcam"] = (fit, val)
+    if str(ROOT) not in sys.path:  # run as a script from training/
+        sys.path.insert(0, str(ROOT))
+    from training.detector.data import parts
+
+    for name in ("rune55-gray-closeups", "chase-casino-crops"):
+        p = parts(name)
+        out[name] = (p["fit"], p["dev"])
     return out
 
 

@@ -1,6 +1,7 @@
 """Cut labelled 32x32 training patches from the TRAIN photos of the fixed split, plus rendered dice.
 
     .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz [--dev]
+        [--sets rune55-gray-closeups chase-casino-crops]
 
 Every patch has a class (0-5 faces 1-6, 6 the symbol face, 7 "not a die", 8 "off a die's top face":
 a side face, a corner, two dice at once; -1 "no class": a window between centred and clearly off, whose
@@ -36,8 +37,21 @@ from companion.vision.render import BODY_BGR, RenderDie, RenderedDie, random_dic
 from companion.vision.segment import find_dice, windows  # noqa: E402
 from training.dev_split import DATA, dev_split  # noqa: E402
 
-# How a label box relates to the whole die: nell boxes the whole die, matteop65 only the top face.
-WHOLE_DIE = {"nell-byler-d6": 1.0, "matteop65-webcam": 1.5}
+# How a label box relates to the whole die: nell and rune55 box the whole die, matteop65 only the top face;
+# a chase crop (its label the whole crop) is the source project's detector box, with a rim of felt around the die.
+WHOLE_DIE = {"nell-byler-d6": 1.0, "matteop65-webcam": 1.5, "rune55-gray-closeups": 1.0, "chase-casino-crops": 0.9}
+# Each source's number in the patches' ``src`` (train_faces.py --drop-source): rendered dice stay 2, as they
+# were before the newer sets came, so that older commands leave out what they did.
+SOURCE = {"nell-byler-d6": 0, "matteop65-webcam": 1, "rendered": 2, "rune55-gray-closeups": 3,
+          "chase-casino-crops": 4}
+# Close-ups and single-die crops, which segmentation alone sizes by their pips: at run time the detector's
+# die size makes segmentation propose again, so their proposals are also made at the labelled die size.
+HINTED = ("rune55-gray-closeups", "chase-casino-crops")
+# Segmentation's own windows kept per die there without a die size: at run time the detector's size
+# replaces them, so they only teach that a pip or a glint is no die, and need not outnumber the dice.
+PROPOSALS_PER_DIE = 8
+# More jittered windows per die where a set has few dice (182 one-die crops), times --jitter.
+JITTER_TIMES = {"chase-casino-crops": 2}
 BG = 7
 SIDE = 8
 IGNORE = -1
@@ -127,10 +141,16 @@ def between_dice(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.rando
                 out.add(frame, cx, cy, size, float(rng.uniform(0, 360)), SIDE, near[1:])
 
 
-def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator) -> None:
-    """The reader's own windows, labelled by the nearest die."""
-    cands, side = find_dice(frame)
-    for cx, cy, size in windows(cands, side, frame.shape):
+def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator,
+              die_size: float | None = None, limit: int | None = None) -> None:
+    """The reader's own windows, labelled by the nearest die; ``die_size``: proposed at that size, as
+    segmentation does when the detector sizes the dice; ``limit``: at most that many, drawn at random
+    (segmentation takes a crop's pips and glints for hundreds of dice)."""
+    cands, side = find_dice(frame, die_size=die_size)
+    found = windows(cands, side, frame.shape)
+    if limit is not None and len(found) > limit:
+        found = [found[i] for i in sorted(rng.choice(len(found), limit, replace=False))]
+    for cx, cy, size in found:
         near = min(dice, key=lambda o: math.dist((o[1], o[2]), (cx, cy)), default=None)
         angle = float(rng.choice([0, 90, 180, 270]))
         if near is None or math.dist((near[1], near[2]), (cx, cy)) > NEAR * near[3]:
@@ -141,12 +161,18 @@ def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.G
 
 
 def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: int) -> Patches:
+    """A real set's patches. A single-die crop is used as it is: the reader sees such a frame with its
+    border replicated (``crops.patch``), and so does ``Patches.add``."""
     out = Patches()
     k = WHOLE_DIE[name]
     for _, frame, labels in iterate(DATA / name, only=stems):
         dice = [(lab.value, lab.center[0], lab.center[1], lab.size * k) for lab in labels]
-        proposals(out, frame, dice, rng)
-        around_dice(out, frame, dice, rng, jitter)
+        if name in HINTED and dice:
+            proposals(out, frame, dice, rng, limit=PROPOSALS_PER_DIE * len(dice))
+            proposals(out, frame, dice, rng, float(np.median([d[3] for d in dice])))
+        else:
+            proposals(out, frame, dice, rng)
+        around_dice(out, frame, dice, rng, jitter * JITTER_TIMES.get(name, 1))
         between_dice(out, frame, dice, rng)
         for _ in range(4):  # plain background
             cx, cy = rng.uniform(0, frame.shape[1]), rng.uniform(0, frame.shape[0])
@@ -285,6 +311,9 @@ def main() -> None:
                     help="share of rendered dice of any body colour, with pips of any colour and size")
     ap.add_argument("--symbols", type=float, default=0.3,
                     help="share of rendered dice turned into a symbol face, besides the 1 in 7 drawn so")
+    ap.add_argument("--sets", nargs="*", default=[], choices=HINTED,
+                    help="newer real sets to add; the shipped model has none (a model with both read the older "
+                         "sets worse: docs/log/classifier-new-sets-2026-11-27.md)")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
     args = ap.parse_args()
@@ -292,17 +321,18 @@ def main() -> None:
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     allp = Patches()
     src: list[int] = []
-    for i, name in enumerate(WHOLE_DIE):
-        stems = dev_split()[name][0] if args.dev else split[name]["train"]
-        p = real_patches(name, stems, rng, args.jitter)
-        print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
+    # The two older sets and the rendered dice first, as before the newer sets came: their patches and
+    # the draws from rng that make them stay as they were.
+    for name in ("nell-byler-d6", "matteop65-webcam", "rendered", *args.sets):
+        if name == "rendered":
+            p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks,
+                                 args.light, args.tints, args.symbols)
+        else:
+            stems = dev_split()[name][0] if args.dev else split[name]["train"]
+            p = real_patches(name, stems, rng, args.jitter)
+        print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10), flush=True)
         allp.extend(p)
-        src += [i] * len(p.y)
-    p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks, args.light,
-                          args.tints, args.symbols)
-    print("rendered", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10))
-    allp.extend(p)
-    src += [2] * len(p.y)
+        src += [SOURCE[name]] * len(p.y)
     np.savez_compressed(args.out, x=np.stack(allp.x), y=np.array(allp.y, np.int64),
                         off=np.array(allp.off, np.float32), has_off=np.array(allp.has_off, bool),
                         src=np.array(src, np.int64))

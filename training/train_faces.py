@@ -15,6 +15,7 @@ brightness and contrast, for dim light.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -27,6 +28,16 @@ ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "companion" / "vision" / "models"
 CLASSES = ["1", "2", "3", "4", "5", "6", "worm", "none", "side"]
 OFFSET_WEIGHT = 4.0
+# The patches' sources by their number in ``src`` (make_patches.SOURCE) and their licences; faces.json lists
+# those the model was trained on, as CC BY 4.0 asks of the rune55 photos.
+SOURCES = {
+    0: ("nell-byler-d6", "BSD-3-Clause (c) 2019 Nell Byler"),
+    1: ("matteop65-webcam", "MIT (c) 2021 Matteo Anthony Penlington"),
+    2: ("rendered", "MIT (companion/vision/render.py)"),
+    3: ("rune55-gray-closeups", "rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0"),
+    4: ("chase-casino-crops", "MIT, chaseelliottpatterson/dice-reader"),
+}
+RUNE55_CREDIT = "Trained in part on the rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0."
 
 
 class FaceNet(nn.Module):
@@ -141,6 +152,26 @@ def fit_temperature(logits: torch.Tensor, y: torch.Tensor) -> float:
     return best
 
 
+def provenance(src: np.ndarray, args: argparse.Namespace, seconds: float) -> dict[str, object]:
+    """What the model learnt from (patches per source, their licences, the rune55 credit when it is among
+    them) and how: the command, the split's hash, the training time."""
+    counts = np.bincount(src, minlength=len(SOURCES))
+    sources = {SOURCES[i][0]: {"patches": int(n), "licence": SOURCES[i][1]} for i, n in enumerate(counts) if n}
+    out: dict[str, object] = {"sources": sources}
+    if "rune55-gray-closeups" in sources:
+        out["credit"] = RUNE55_CREDIT
+    split = ROOT / "companion" / "vision" / "split.json"
+    out["split_sha256"] = hashlib.sha256(split.read_bytes()).hexdigest()
+    words = []
+    for k, v in vars(args).items():
+        if k in ("out", "patches") or v in ([], None, False):
+            continue
+        words.append(f"--{k.replace('_', '-')}" + ("" if v is True else " " + " ".join(map(str, np.atleast_1d(v)))))
+    out["command"] = "nice -n 19 .venv-train/bin/python training/train_faces.py " + " ".join(words)
+    out["train_seconds"] = round(seconds)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--patches", default="/tmp/dice_patches.npz")
@@ -168,9 +199,12 @@ def main() -> None:
     y = torch.from_numpy(data["y"])
     off = torch.from_numpy(data["off"])
     has_off = torch.from_numpy(data["has_off"])
+    src = data["src"]
     if args.drop_source:
-        keep = torch.from_numpy(~np.isin(data["src"], args.drop_source))
-        x, y, off, has_off = x[keep], y[keep], off[keep], has_off[keep]
+        kept = ~np.isin(src, args.drop_source)
+        keep = torch.from_numpy(kept)
+        x, y, off, has_off, src = x[keep], y[keep], off[keep], has_off[keep], src[kept]
+    started = time.time()
     rng = np.random.default_rng(args.seed)
     order = rng.permutation(len(y))
     n_val = len(y) // 10
@@ -225,6 +259,7 @@ def main() -> None:
             "temperature": temperature, "input": "BGR/255, standardised per patch", "standardised": True,
             "head": head,
             "val_accuracy": acc, "trained_on": "training/make_patches.py over the 'train' photos of split.json"}
+    meta |= provenance(src, args, time.time() - started)
     Path(args.out).with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 
