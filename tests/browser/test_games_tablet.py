@@ -5,6 +5,7 @@ Screenshots go to docs/tablet/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -141,11 +142,26 @@ def test_las_vegas_to_the_end(tablets: Pages, virtual: bool) -> None:
     assert len(strategy.summaries) == 3, strategy.summaries
 
 
+TIE_ON_MONEY = r"tie on money; (no money cards to break it|biggest cards: \d+ × \d+k(, \d+ × \d+k)*)"
+
+
 @pytest.mark.parametrize("virtual", [False, True], ids=["physical-deck", "virtual-deck"])
 def test_cincinnati_to_the_end(tablets: Pages, virtual: bool) -> None:
     run(tablets, "cincinnati", CincinnatiQuick(3), {"virtual_deck": virtual},
         f"cincinnati-{'virtual' if virtual else 'physical'}", driver=int(virtual), players=PLAYERS,
         shots=not virtual)
+    # a tie on money is explained by the money cards that break it, or says that none can
+    rows = tablets.pages[int(virtual)].get_by_test_id("ranking").locator("li")
+    money = rows.locator(".rank-main").all_inner_texts()
+    ties = 0
+    for i, amount in enumerate(money):
+        why = rows.nth(i).locator(".rank-tiebreak").all_inner_texts()
+        if money.count(amount) > 1:
+            ties += 1
+            assert why and re.fullmatch(TIE_ON_MONEY, why[0]), why
+        else:
+            assert not why, why
+    assert virtual or ties == 2, money  # the physical deck's game ends with two players tied on $15,000
 
 
 def test_lords_of_vegas_physical_deck_multi_player_rolls_and_a_laid_off_bet(tablets: Pages) -> None:

@@ -4,6 +4,12 @@
   const MONEY = [35000, 30000, 25000, 20000, 15000];
   const k = (v) => `${v / 1000}k`;
   const standing = (p) => [p.score, ...MONEY.map((v) => p.cards.filter((c) => c === v).length)];
+  // the money cards that break a tie on money, biggest first ("1 × 35k, 2 × 20k"), or that none can
+  const tieBreak = (s) => {
+    const held = MONEY.map((v, i) => [v, s[i + 1]]).filter(([, n]) => n > 0);
+    if (!held.length) return _("tie on money; no money cards to break it");
+    return _("tie on money; biggest cards: {cards}", { cards: held.map(([v, n]) => `${n} × ${k(v)}`).join(", ") });
+  };
   const cmp = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i] - a[i]; return 0; };
 
   (window.GameViews || (window.GameViews = {})).cincinnati = {
@@ -34,7 +40,7 @@
             seat,
             key: s.join(":"),
             main: `$${p.score.toLocaleString("en-US")}`,
-            tiebreak: tied ? _("tie on money: cards of 35k, 30k…: {cards}", { cards: s.slice(1).join(", ") }) : "",
+            tiebreak: tied ? tieBreak(s) : "",
           };
         });
     },
