@@ -36,14 +36,11 @@ from companion.vision.evaluate import iterate  # noqa: E402
 from companion.vision.render import BODY_BGR, RenderDie, RenderedDie, random_dice, render_dice  # noqa: E402
 from companion.vision.segment import find_dice, windows  # noqa: E402
 from training.dev_split import DATA, dev_split  # noqa: E402
+from training.sources import SOURCES  # noqa: E402
 
 # How a label box relates to the whole die: nell and rune55 box the whole die, matteop65 only the top face;
 # a chase crop (its label the whole crop) is the source project's detector box, with a rim of felt around the die.
 WHOLE_DIE = {"nell-byler-d6": 1.0, "matteop65-webcam": 1.5, "rune55-gray-closeups": 1.0, "chase-casino-crops": 0.9}
-# Each source's number in the patches' ``src`` (train_faces.py --drop-source): rendered dice stay 2, as they
-# were before the newer sets came, so that older commands leave out what they did.
-SOURCE = {"nell-byler-d6": 0, "matteop65-webcam": 1, "rendered": 2, "rune55-gray-closeups": 3,
-          "chase-casino-crops": 4}
 # Close-ups and single-die crops, which segmentation alone sizes by their pips: at run time the detector's
 # die size makes segmentation propose again, so their proposals are also made at the labelled die size.
 HINTED = ("rune55-gray-closeups", "chase-casino-crops")
@@ -332,7 +329,7 @@ def main() -> None:
             p = real_patches(name, stems, rng, args.jitter)
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10), flush=True)
         allp.extend(p)
-        src += [SOURCE[name]] * len(p.y)
+        src += [SOURCES[name][0]] * len(p.y)
     np.savez_compressed(args.out, x=np.stack(allp.x), y=np.array(allp.y, np.int64),
                         off=np.array(allp.off, np.float32), has_off=np.array(allp.has_off, bool),
                         src=np.array(src, np.int64))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -25,19 +26,13 @@ import torch
 from torch import nn
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script from training/
+    sys.path.insert(0, str(ROOT))
+from training.sources import BY_NUMBER, RUNE55_CREDIT, SOURCES  # noqa: E402
+
 MODELS = ROOT / "companion" / "vision" / "models"
 CLASSES = ["1", "2", "3", "4", "5", "6", "worm", "none", "side"]
 OFFSET_WEIGHT = 4.0
-# The patches' sources by their number in ``src`` (make_patches.SOURCE) and their licences; faces.json lists
-# those the model was trained on, as CC BY 4.0 asks of the rune55 photos.
-SOURCES = {
-    0: ("nell-byler-d6", "BSD-3-Clause (c) 2019 Nell Byler"),
-    1: ("matteop65-webcam", "MIT (c) 2021 Matteo Anthony Penlington"),
-    2: ("rendered", "MIT (companion/vision/render.py)"),
-    3: ("rune55-gray-closeups", "rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0"),
-    4: ("chase-casino-crops", "MIT, chaseelliottpatterson/dice-reader"),
-}
-RUNE55_CREDIT = "Trained in part on the rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0."
 
 
 class FaceNet(nn.Module):
@@ -156,7 +151,8 @@ def provenance(src: np.ndarray, args: argparse.Namespace, seconds: float) -> dic
     """What the model learnt from (patches per source, their licences, the rune55 credit when it is among
     them) and how: the command, the split's hash, the training time."""
     counts = np.bincount(src, minlength=len(SOURCES))
-    sources = {SOURCES[i][0]: {"patches": int(n), "licence": SOURCES[i][1]} for i, n in enumerate(counts) if n}
+    sources = {BY_NUMBER[i]: {"patches": int(n), "licence": SOURCES[BY_NUMBER[i]][1]}
+               for i, n in enumerate(counts) if n}
     out: dict[str, object] = {"sources": sources}
     if "rune55-gray-closeups" in sources:
         out["credit"] = RUNE55_CREDIT
