@@ -25,7 +25,7 @@ class ServerConfig:
     port: int = 8080
     pin: str = "1234"  # the table PIN: needed to change a game, not to watch one
     sse_max_streams: int = 8
-    threads: int = 0  # 0: enough for sse_max_streams plus a few for requests
+    threads: int = 0  # 0: the automatic count (REQUEST_THREADS); watching pages hold none
     hosts: list[str] = field(default_factory=list)  # extra names the tablet uses (besides <hostname>.local)
     language: str = "en"  # the table's language when a tablet's browser asks for none we have
 
@@ -53,7 +53,7 @@ class Config:
 
     @property
     def threads(self) -> int:
-        return self.server.threads or self.server.sse_max_streams + RESERVED_THREADS
+        return self.server.threads or REQUEST_THREADS
 
 
 def _section(cls: type[Any], data: Any, name: str) -> Any:
@@ -105,8 +105,9 @@ def load(path: str | Path | None = None) -> Config:
     return config
 
 
-MAX_STREAMS = 256  # each open page holds a server thread; more than this would not fit a Pi's memory
-RESERVED_THREADS = 4  # threads kept for inputs and page loads, whatever the pages watching hold
+MAX_STREAMS = 256  # open pages at once: each holds a connection and its send buffer, not a thread
+REQUEST_THREADS = 6  # server threads for inputs, page loads and camera frames (a watching page is parked)
+LEAST_THREADS = 2  # with one, a slow request (a camera capture) would hold up every other
 SYSTEM_DIRS = ("/proc", "/sys", "/dev", "/run")
 
 
@@ -121,11 +122,10 @@ def check(config: Config) -> None:
         raise ConfigError(f"[server] sse_max_streams must be between 1 and {MAX_STREAMS}, not {server.sse_max_streams}")
     if server.language not in LANGUAGES:
         raise ConfigError(f"[server] language must be one of {', '.join(LANGUAGES)}, not {server.language!r}")
-    least = server.sse_max_streams + RESERVED_THREADS
-    if server.threads != 0 and not least <= server.threads <= MAX_STREAMS + 64:
+    if server.threads != 0 and not LEAST_THREADS <= server.threads <= MAX_STREAMS + 64:
         raise ConfigError(
-            f"[server] threads must be 0 (automatic) or from {least} (sse_max_streams + {RESERVED_THREADS}, so that "
-            f"watching pages never leave none for inputs) to {MAX_STREAMS + 64}, not {server.threads}"
+            f"[server] threads must be 0 (automatic: {REQUEST_THREADS}) or from {LEAST_THREADS} (so that one slow "
+            f"request never holds up the others) to {MAX_STREAMS + 64}, not {server.threads}"
         )
     check_host(server.host)
     for name in server.hosts:

@@ -85,7 +85,7 @@ def dead_client_options() -> list[tuple[int, int, int]]:
 def make_server(app: Any, config: Config, *, port: int | None = None) -> Any:
     """The waitress server: threads for every watching page plus some for inputs, idle connections
     closed, dead clients dropped."""
-    from waitress.server import create_server
+    from companion.web.parking import create_server
 
     server = create_server(
         app,

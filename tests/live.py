@@ -10,7 +10,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
-from waitress.server import create_server
+
+from companion.web.parking import create_server
 
 
 class Running:

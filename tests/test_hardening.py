@@ -248,12 +248,16 @@ def test_check_config_catches_settings_that_fail_later(
     assert "error" in out and words in out
 
 
-def test_the_automatic_thread_count_leaves_threads_for_inputs() -> None:
-    config = Config(server=ServerConfig(sse_max_streams=20))
-    check(config)
-    assert config.threads >= 20 + 2
+def test_watching_pages_need_no_threads_so_the_count_does_not_grow_with_them() -> None:
+    """Event streams are parked (they hold no server thread), so the automatic count is the same for
+    8 pages or 200, and no count below two is accepted (one slow request must not hold up the rest)."""
+    few, many = Config(server=ServerConfig(sse_max_streams=8)), Config(server=ServerConfig(sse_max_streams=200))
+    check(few)
+    check(many)
+    assert few.threads == many.threads >= 2
+    check(Config(server=ServerConfig(sse_max_streams=200, threads=2)))
     with pytest.raises(ConfigError):
-        check(Config(server=ServerConfig(sse_max_streams=20, threads=20)))
+        check(Config(server=ServerConfig(threads=1)))
 
 
 # --- finding 10: BrokenPipe ------------------------------------------------------------------------

@@ -110,3 +110,67 @@ def test_a_page_that_keeps_up_costs_the_server_little_memory(table: Table, tmp_p
                     kept += len(outbuf.strbuf) if outbuf.buf is None else len(outbuf.buf.getfile().getbuffer())
         page.close()
     assert kept < 64 * 1024
+
+
+# --- parked streams: a watching page holds no server thread ----------------------------------------
+def test_watching_pages_hold_no_server_thread(table: Table, tmp_path: object) -> None:
+    """Twelve pages watch a server with two threads, and an input still goes through at once and
+    reaches all of them (with a thread per stream, the third page would already wait forever)."""
+    config = Config(server=ServerConfig(pin="4321", host="127.0.0.1", threads=2), store=StoreConfig(str(tmp_path)))
+    hub = Hub(max_streams=20)
+    app = create_app(table, config=config, hub=hub)
+    server = make_server(app, config, port=0)
+    base = f"http://127.0.0.1:{server.socket.getsockname()[1]}"
+    running = Running(server)
+    try:
+        pages = [EventStream(base, source=f"127.0.0.{10 + i}") for i in range(12)]
+        assert all(page.next()[1]["game"] is None for page in pages)
+        assert hub.streams == 12
+        assert post(base, "/api/games", {"game": "heckmeck", "players": ["Ann", "Bob"]}) == 201
+        assert all(page.next()[1]["game"]["players"] == ["Ann", "Bob"] for page in pages)
+        for page in pages:
+            page.close()
+    finally:
+        hub.close()
+        running.stop()
+
+
+def test_a_page_that_stops_reading_gets_the_newest_view_when_it_reads_again(table: Table, tmp_path: object) -> None:
+    """Views a page has not read are replaced by newer ones, not piled up in the server's memory; once
+    it reads again, the newest view reaches it."""
+    hub = Hub(max_streams=4)
+    with daemon_server(table, str(tmp_path), hub) as (server, port):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        time.sleep(0.2)
+        pad = "x" * 20_000
+        for version in range(1, 201):  # 4 MB of views to a page that reads none of them
+            hub.publish({"version": 10_000 + version, "pad": pad})
+        time.sleep(0.3)
+        queued = [c.total_outbufs_len for c in list(server._map.values()) if isinstance(c, HTTPChannel)]  # type: ignore[attr-defined]
+        assert queued and max(queued) < 100_000  # at most a view or two waiting, not 200
+        sock.settimeout(5)
+        received = b""
+        while b"id: 10200\n" not in received:
+            chunk = sock.recv(1 << 16)
+            assert chunk, "the stream ended before the newest view came"
+            received += chunk
+        assert received.count(b"event: view") < 20  # the views it missed were skipped, not queued
+        sock.close()
+
+
+def test_an_http10_page_gets_the_current_view_and_holds_nothing(table: Table, tmp_path: object) -> None:
+    hub = Hub(max_streams=4)
+    with daemon_server(table, str(tmp_path), hub) as (_, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(b"GET /api/events HTTP/1.0\r\nHost: localhost\r\n\r\n")
+            answer = b""
+            while chunk := sock.recv(1 << 16):  # the server ends the response: the loop ends
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.0 200") and b"event: view" in answer
+        deadline = time.monotonic() + 2
+        while hub.streams and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert hub.streams == 0

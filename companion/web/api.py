@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any
 
@@ -24,6 +24,7 @@ from companion.session import Table
 from companion.web.guard import refused_pin
 from companion.web.hub import Hub, TooManyStreams
 from companion.web.language import bundle, localize_response, request_language
+from companion.web.parking import PARK, parks
 
 api = Blueprint("api", __name__, url_prefix="/api")
 api.after_request(localize_response)  # every answer's messages in the page's language
@@ -495,15 +496,24 @@ def camera_frame() -> Any:
 
 @api.get("/events")
 def events() -> Any:
+    """The page's event stream: parked after its first view under the companion's server (no thread
+    held while the page watches), a generator holding a thread under any other."""
     hub: Hub = ctx()["hub"]
     try:
         client = request.remote_addr or ""
         render = ctx()["frames"].renderer(request_language())  # each view in this page's language
-        stream = hub.stream(table().latest_view(), request.headers.get("Last-Event-ID"), client=client, render=render)
+        if parks(request.environ):
+            stream, head = hub.open(table().latest_view(), client=client, render=render)
+            request.environ[PARK] = stream
+            body: Iterator[bytes] = iter([head])  # an iterator, not a list: no Content-Length, so chunked
+        else:
+            body = stream_with_context(
+                hub.stream(table().latest_view(), request.headers.get("Last-Event-ID"), client=client, render=render)
+            )
     except TooManyStreams as exc:
         return jsonify(error=str(exc)), 503, {"Retry-After": "5"}
     return Response(
-        stream_with_context(stream),
+        body,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

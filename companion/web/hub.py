@@ -1,8 +1,14 @@
 """Server-sent events: every change of the table goes to every open page.
 
 Each message is the whole view (small, and a page that missed messages is right again with the next
-one), so a slow or reconnecting page only ever needs the latest. Streams are capped because each one
-holds a server thread; keepalive comments let dead connections be noticed and closed.
+one), so a slow or reconnecting page only ever needs the latest. Streams are capped, and keepalive
+comments let dead connections be noticed and closed.
+
+A stream is served one of two ways. Under the companion's server (:mod:`companion.web.server`) the
+request's thread sends the first view and returns: the connection is *parked*, and one writer thread
+renders each change once per language and hands every parked page its bytes, which the server's own
+loop sends. 200 watching tablets then cost one thread, not 200 threads woken for every change. Under
+any other WSGI server a stream is a generator that holds its thread for as long as the page watches.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Render = Callable[[int, str], bytes]
+KEEPALIVE = b": keepalive\n\n"
+HELLO = b"retry: 2000\n\n"  # the browser's wait before reconnecting, in ms
 
 
 class TooManyStreams(RuntimeError):
@@ -24,10 +32,33 @@ class TooManyStreams(RuntimeError):
 
 
 @dataclass(eq=False)
-class _Stream:
+class Stream:
+    """One watching page: its slot in the hub, the newest version it was given, and (once parked)
+    what its connection has yet to send."""
+
+    hub: Hub
     client: str
-    opened: float
+    render: Render
+    version: int = 0
     queue: queue.Queue[tuple[int, str] | None] = field(default_factory=lambda: queue.Queue(maxsize=1))
+    wake: Callable[[], None] | None = None  # set once parked: tells the server's loop there is news
+    send: Callable[[], bool] | None = None  # set once parked: sends the news at once if it can
+    pending: bytes = b""  # parked: the newest view or a keepalive, not yet taken by the connection
+    ended: bool = False  # its slot was taken or the hub closed: the page is told to stop
+
+    def take(self) -> tuple[bytes, bool]:
+        """For the server's loop: what to send now (an unsent view is replaced by a newer one, never
+        queued behind it), and whether the stream ends after it."""
+        with self.hub._lock:
+            data, self.pending = self.pending, b""
+            return data, self.ended
+
+    def has_news(self) -> bool:
+        return bool(self.pending) or self.ended
+
+    def release(self) -> None:
+        """The page is gone (its connection closed, or the stream ended): its slot is free."""
+        self.hub._release(self)
 
 
 class Hub:
@@ -43,9 +74,11 @@ class Hub:
         self.keepalive = keepalive
         self.per_client = per_client or max_streams
         self._lock = threading.Lock()
-        self._streams: list[_Stream] = []  # oldest first
+        self._news = threading.Condition(self._lock)  # the writer's wake-up: a change, a parked page, the end
+        self._streams: list[Stream] = []  # oldest first
         self._latest: tuple[int, str] | None = None
         self._closed = False
+        self._writer: threading.Thread | None = None
 
     @property
     def streams(self) -> int:
@@ -56,7 +89,8 @@ class Hub:
         message = (int(view.get("version", 0)), json.dumps(view, separators=(",", ":")))
         with self._lock:
             self._latest = message
-            targets = [s.queue for s in self._streams]
+            targets = [s.queue for s in self._streams if s.wake is None]
+            self._news.notify()
         for q in targets:
             _put_latest(q, message)
 
@@ -65,30 +99,39 @@ class Hub:
         with self._lock:
             self._closed = True
             targets = [s.queue for s in self._streams]
+            wakes = {id(s.wake): s.wake for s in self._streams if s.wake is not None}
+            for s in self._streams:
+                s.ended = True
+            self._news.notify()
         for q in targets:
             _put_latest(q, None)
+        for wake in wakes.values():
+            _wake(wake)
 
     def wait_closed(self, timeout: float = 2.0) -> bool:
-        """After :meth:`close`: wait until every stream has ended (so the server can stop cleanly)."""
+        """After :meth:`close`: wait until every stream that holds a server thread has ended (so the
+        server can stop cleanly; parked streams hold none, and closing the server closes them)."""
         deadline = time.monotonic() + timeout
-        while self.streams and time.monotonic() < deadline:
+        while self._threaded() and time.monotonic() < deadline:
             time.sleep(0.01)
-        return not self.streams
+        return not self._threaded()
 
-    def stream(
-        self,
-        first: dict[str, Any],
-        last_event_id: str | None = None,
-        client: str = "",
-        render: Render | None = None,
-    ) -> Iterator[bytes]:
-        """The text/event-stream body for one page: the current view at once, then each change.
-        ``render(version, view_json)`` makes a view's frame (the page's language); every stream is
-        handed the same JSON text for a change, so a renderer can do the work once for all of them."""
-        new = _Stream(client, time.monotonic())
+    def _threaded(self) -> int:
+        with self._lock:
+            return sum(s.wake is None for s in self._streams)
+
+    # --- opening a stream --------------------------------------------------------------------
+    def open(self, first: dict[str, Any], client: str = "", render: Render | None = None) -> tuple[Stream, bytes]:
+        """Take a slot for a page: its stream, and the bytes it starts with (the browser's retry
+        delay and the current view). ``render(version, view_json)`` makes a view's frame in the page's
+        language; every stream is handed the same JSON text for a change, so a renderer can do the
+        work once for all of them."""
+        render = render or _frame
+        version = int(first.get("version", 0))
+        new = Stream(self, client, render, version)
         with self._lock:
             if self._closed:
-                return iter(())
+                raise TooManyStreams("The companion is stopping; retry in a moment.")
             mine = [s for s in self._streams if s.client == client]
             if mine and (len(mine) >= self.per_client or len(self._streams) >= self.max_streams):
                 self._end(mine[0])  # the client's oldest stream yields to its new one (a reload, a reconnect)
@@ -98,35 +141,114 @@ class Hub:
                     raise TooManyStreams(f"{self.max_streams} pages are already watching; close one and retry.")
                 self._end(crowded[0])  # a client with two open streams gives one up to a new client
             self._streams.append(new)
-        return self._frames(new, first, render or _frame)
+        return new, HELLO + render(version, json.dumps(first, separators=(",", ":")))
 
-    def _end(self, stream: _Stream) -> None:
+    def stream(
+        self,
+        first: dict[str, Any],
+        last_event_id: str | None = None,
+        client: str = "",
+        render: Render | None = None,
+    ) -> Iterator[bytes]:
+        """The text/event-stream body of a page on a server that cannot park it: the current view at
+        once, then each change, from a generator that holds its thread as long as the page watches."""
+        try:
+            new, head = self.open(first, client, render)
+        except TooManyStreams:
+            if self._closed:
+                return iter(())
+            raise
+        return self._frames(new, head)
+
+    def park(self, stream: Stream, wake: Callable[[], None], send: Callable[[], bool]) -> bool:
+        """The server took over the stream's connection: from now on the writer thread hands it each
+        change and calls ``send()``, which sends it at once when the connection has nothing waiting
+        and otherwise answers False; then ``wake()`` has the server's loop send it. False if the
+        stream already ended."""
+        with self._lock:
+            if stream.ended or stream not in self._streams:
+                return False
+            stream.wake, stream.send = wake, send
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write, name="event-writer", daemon=True)
+                self._writer.start()
+            self._news.notify()  # a change may have come between its first view and now
+        return True
+
+    # --- inside --------------------------------------------------------------------------------
+    def _end(self, stream: Stream) -> None:
         """Under the lock: take the stream's slot now and tell its page to stop (it ends at once)."""
         self._streams.remove(stream)
+        stream.ended = True
         _put_latest(stream.queue, None)
+        if stream.wake is not None:
+            _wake(stream.wake)  # the server's loop sends the stream's end and closes the connection
 
-    def _frames(self, stream: _Stream, first: dict[str, Any], render: Render) -> Iterator[bytes]:
+    def _release(self, stream: Stream) -> None:
+        with self._lock:
+            stream.ended = True
+            if stream in self._streams:
+                self._streams.remove(stream)
+
+    def _write(self) -> None:
+        """The writer thread: for each change, every parked page's frame (rendered once per language
+        by the page's renderer), then one wake-up per server; heartbeats when nothing changes."""
+        beat = time.monotonic() + self.keepalive
+        while True:
+            with self._lock:
+                if not self._closed and not self._behind():
+                    self._news.wait(timeout=max(0.0, beat - time.monotonic()))
+                if self._closed:
+                    self._writer = None
+                    return
+                latest = self._latest
+                parked = [s for s in self._streams if s.wake is not None]
+            heartbeat = time.monotonic() >= beat
+            if heartbeat:
+                beat = time.monotonic() + self.keepalive
+            wakes: dict[int, Callable[[], None]] = {}
+            for s in parked:
+                frame = s.render(*latest) if latest is not None and s.version < latest[0] else b""
+                with self._lock:
+                    if frame and latest is not None:
+                        s.version, s.pending = latest[0], frame  # a view not yet sent is replaced, not queued
+                    elif heartbeat and not s.pending:
+                        s.pending = KEEPALIVE
+                    news = bool(s.pending)
+                if news and s.send is not None and not s.send() and s.wake is not None:
+                    wakes[id(s.wake)] = s.wake
+            for wake in wakes.values():
+                _wake(wake)
+
+    def _behind(self) -> bool:
+        """Under the lock: a parked page has not been handed the newest view."""
+        latest = self._latest
+        return latest is not None and any(s.wake is not None and s.version < latest[0] for s in self._streams)
+
+    def _frames(self, stream: Stream, head: bytes) -> Iterator[bytes]:
         q = stream.queue
         try:
-            yield b"retry: 2000\n\n"
-            version = int(first.get("version", 0))
-            yield render(version, json.dumps(first, separators=(",", ":")))
+            yield head
             while True:
                 try:
                     message = q.get(timeout=self.keepalive)
                 except queue.Empty:
-                    yield b": keepalive\n\n"
+                    yield KEEPALIVE
                     continue
                 if message is None:
                     return
-                if message[0] <= version:
+                if message[0] <= stream.version:
                     continue
-                version = message[0]
-                yield render(*message)
+                stream.version = message[0]
+                yield stream.render(*message)
         finally:
-            with self._lock:
-                if stream in self._streams:
-                    self._streams.remove(stream)
+            stream.release()
+
+
+def _wake(wake: Callable[[], None]) -> None:
+    """Tell a server there is something to send; a server already closed (stopping) has no one to tell."""
+    with contextlib.suppress(OSError):
+        wake()
 
 
 def _frame(event_id: int, data: str) -> bytes:
