@@ -123,7 +123,7 @@ def run(tablets: int = 200, inputs: int = 400, rate: float = 20.0, seed: int = 0
     rng = random.Random(seed)
     load_before = os.getloadavg()[0]  # timings on a busy machine are inflated: say how busy it was
     with tempfile.TemporaryDirectory(prefix="harness-tablets-") as tmp:
-        daemon = Daemon(Path(tmp) / "data", sse_max_streams=tablets, threads=tablets + 8)
+        daemon = Daemon(Path(tmp) / "data", sse_max_streams=tablets)  # threads: the automatic count
         try:
             if not daemon.wait_ready(timeout=60):
                 raise RuntimeError("the daemon did not start")
