@@ -83,8 +83,8 @@ def dead_client_options() -> list[tuple[int, int, int]]:
 
 
 def make_server(app: Any, config: Config, *, port: int | None = None) -> Any:
-    """The waitress server: threads for every watching page plus some for inputs, idle connections
-    closed, dead clients dropped."""
+    """The waitress server: event streams parked (no thread each; companion/web/parking.py), a few
+    threads for inputs and page loads, idle connections closed, dead clients dropped."""
     from companion.web.parking import create_server
 
     server = create_server(
@@ -186,7 +186,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     server = make_server(app, config)
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        hub.close()  # end the event streams first, so their server threads are free to stop
+        hub.close()  # end the event streams first: each page is told, and a generator stream frees its thread
         raise Shutdown(signal.Signals(signum).name)
 
     signal.signal(signal.SIGTERM, stop)

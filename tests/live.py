@@ -50,7 +50,7 @@ def serve(app: Flask, threads: int = 8) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         hub = app.extensions["companion"]["hub"]
-        hub.close()  # the event streams end first, so their server threads are free to stop
+        hub.close()  # the event streams end first (their pages are told), then the server
         hub.wait_closed()
         running.stop()
 
