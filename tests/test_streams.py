@@ -174,3 +174,25 @@ def test_an_http10_page_gets_the_current_view_and_holds_nothing(table: Table, tm
         while hub.streams and time.monotonic() < deadline:
             time.sleep(0.02)
         assert hub.streams == 0
+
+
+def test_a_request_sent_behind_the_stream_is_never_mixed_into_it(table: Table, tmp_path: object) -> None:
+    """A request pipelined behind /api/events on one connection: the stream is not parked (the other
+    request would write into it); it ends after its first view and the connection closes, as waitress
+    does after any chunked answer. No page sends this; a client that does gets a clean stream."""
+    hub = Hub(max_streams=4)
+    with daemon_server(table, str(tmp_path), hub) as (_, port):
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(
+                b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            )
+            answer = b""
+            while chunk := sock.recv(1 << 16):
+                answer += chunk
+        assert answer.count(b"HTTP/1.1 ") == 1 and b"event: view" in answer
+        assert answer.endswith(b"\r\n0\r\n\r\n")  # the stream's last chunk, nothing after it
+        deadline = time.monotonic() + 2
+        while hub.streams and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert hub.streams == 0
