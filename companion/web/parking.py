@@ -79,9 +79,8 @@ class ParkingChannel(HTTPChannel):
     stream: Stream | None = None
 
     def park(self, stream: Stream) -> bool:
-        with self.requests_lock:
-            if len(self.requests) > 1:
-                return False  # a request sent behind it on this connection: end the stream, answer that one
+        if len(self.requests) > 1:
+            return False  # a request sent behind it on this connection would write into the stream: end it
         with self.outbuf_lock:  # handle_close marks the connection closed under it: no page is parked after
             if not self.connected:
                 return False
