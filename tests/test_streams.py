@@ -196,3 +196,62 @@ def test_a_request_sent_behind_the_stream_is_never_mixed_into_it(table: Table, t
         while hub.streams and time.monotonic() < deadline:
             time.sleep(0.02)
         assert hub.streams == 0
+
+
+def test_pages_coming_and_going_during_play_leave_no_slot_behind(table: Table, tmp_path: object) -> None:
+    """Pages open, read, and vanish (closed cleanly, reset, or right after their first view) while
+    inputs arrive: afterwards every slot is free and every connection closed, and a new page still
+    gets each change. Parking and closing race here (a page gone before its stream is parked)."""
+    import struct
+    import threading
+
+    hub = Hub(max_streams=64, keepalive=0.1)
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    with daemon_server(table, str(tmp_path), hub) as (server, port):
+        base = f"http://127.0.0.1:{port}"
+        stop = threading.Event()
+        errors: list[BaseException] = []
+
+        def play() -> None:
+            while not stop.is_set():
+                table.set_status("tick", {"at": time.monotonic()})  # a change: every page is sent a view
+                time.sleep(0.01)
+
+        def churn(n: int) -> None:
+            try:
+                for k in range(25):
+                    if k % 3 == 0:  # gone before reading anything: may race the parking
+                        sock = socket.create_connection(("127.0.0.1", port))
+                        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                        sock.close()  # a reset, not a clean close
+                        continue
+                    page = EventStream(base, source=f"127.0.0.{20 + n}")
+                    page.next()
+                    if k % 3 == 1:
+                        page.next()
+                    page.close()
+            except BaseException as exc:  # noqa: BLE001 - reported below, on the test's thread
+                errors.append(exc)
+
+        player = threading.Thread(target=play)
+        player.start()
+        pages = [threading.Thread(target=churn, args=(n,)) for n in range(8)]
+        for t in pages:
+            t.start()
+        for t in pages:
+            t.join(timeout=60)
+        stop.set()
+        player.join()
+        assert not errors, errors
+        deadline = time.monotonic() + 5
+        while hub.streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.streams == 0
+        parked = [c for c in list(server._map.values()) if getattr(c, "stream", None) is not None]  # type: ignore[attr-defined]
+        assert not parked
+        page = EventStream(base)
+        page.next()
+        table.set_status("tick", {"at": 0})
+        assert page.next()[1]["status"]["tick"] == {"at": 0}
+        page.close()
