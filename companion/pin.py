@@ -32,6 +32,7 @@ class TablePin:
         self.path = None if folder is None else Path(folder) / FILE
         self._salt = secrets.token_bytes(16)
         self._digest = _hash(configured, self._salt)
+        self._right: str | None = None  # the PIN as last given right (see matches)
         self.changed = False
         if self.path is not None and self.path.exists():
             try:
@@ -42,7 +43,15 @@ class TablePin:
                 pass  # an unreadable file: the configured PIN stands (and a change rewrites the file)
 
     def matches(self, given: str) -> bool:
-        return hmac.compare_digest(_hash(given, self._salt), self._digest)
+        """Whether ``given`` is the PIN. The salted hash is slow on purpose (about a millisecond here, four
+        on a Pi), so the PIN last found right is remembered and every input after it is checked at once."""
+        remembered = self._right
+        if remembered is not None and hmac.compare_digest(given.encode(), remembered.encode()):
+            return True
+        if hmac.compare_digest(_hash(given, self._salt), self._digest):
+            self._right = given
+            return True
+        return False
 
     @property
     def is_default(self) -> bool:
@@ -62,4 +71,4 @@ class TablePin:
         if self.path is not None:
             text = json.dumps({"salt": salt.hex(), "hash": digest.hex()})
             replace_file(self.path, lambda tmp: tmp.write_text(text))
-        self._salt, self._digest, self.changed = salt, digest, True
+        self._salt, self._digest, self.changed, self._right = salt, digest, True, None

@@ -115,3 +115,20 @@ def test_run_refuses_the_default_pin_with_real_devices(tmp_path: Path, capsys: p
     path.write_text(f'[server]\npin = "1234"\nport = 18089\n[store]\ndata_dir = "{tmp_path / "data"}"\n')
     assert main(["run", "--config", str(path)]) == 2
     assert "--allow-default-pin" in capsys.readouterr().err
+
+
+def test_the_slow_hash_runs_once_for_a_pin_given_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every input carries the PIN: the salted hash (slow on purpose) runs for the first right one only,
+    a wrong PIN is still hashed and refused, and a changed PIN forgets the old one at once."""
+    import companion.pin as pin_module
+
+    calls: list[str] = []
+    real = pin_module._hash
+    monkeypatch.setattr(pin_module, "_hash", lambda given, salt: (calls.append(given), real(given, salt))[1])
+    table_pin = pin_module.TablePin("24680", tmp_path)
+    calls.clear()
+    assert all(table_pin.matches("24680") for _ in range(5))
+    assert calls == ["24680"]
+    assert not table_pin.matches("24681") and calls[-1] == "24681"
+    table_pin.change("24680", "97531")
+    assert not table_pin.matches("24680") and table_pin.matches("97531")

@@ -86,6 +86,20 @@ def test_a_stream_frame_is_rendered_once_per_language() -> None:
     assert cache.renderer("en")(3, json.dumps(data)) is english
 
 
+def test_the_state_is_the_very_view_the_page_s_stream_is_sent(client: FlaskClient) -> None:
+    """``/api/state`` answers from the stream's rendering (cached per version and language): the same
+    text a page in that language gets, not a second walk through the view."""
+    for lang in ("en", "it"):
+        res = client.get("/api/state", query_string={"lang": lang})
+        assert res.headers["Content-Language"] == lang and res.mimetype == "application/json"
+        view = client.application.extensions["companion"]["table"].latest_view()
+        frame = client.application.extensions["companion"]["frames"].frame(
+            int(view["version"]), json.dumps(view, separators=(",", ":")), lang
+        )
+        assert frame == f"id: {view['version']}\nevent: view\ndata: {res.get_data(as_text=True)}\n\n".encode()
+    assert prompt(client, query_string={"lang": "it"}) != prompt(client, query_string={"lang": "en"})
+
+
 def test_streams_woken_together_wait_for_one_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
     # 200 tablets wake for the same change at once: each rendering the view itself made every change
     # cost 200 renderings, and pages fell seconds behind as the game's log grew.

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, g, jsonify, request, stream_with_context
 
 from companion.games.base import MalformedAction, RuleViolation
 from companion.games.messages import Msg, msg, raw
@@ -136,7 +136,12 @@ def openapi() -> Any:
 
 @api.get("/state")
 def state() -> Any:
-    return jsonify(table().latest_view())
+    """The current view, in the page's language: the rendering its event stream was sent (cached)."""
+    view = table().latest_view()
+    lang = request_language()
+    text = ctx()["frames"].view(int(view.get("version", 0)), json.dumps(view, separators=(",", ":")), lang)
+    g.localized = True
+    return Response(text, mimetype="application/json", headers={"Content-Language": lang})
 
 
 @api.post("/pin")

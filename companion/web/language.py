@@ -48,7 +48,7 @@ def request_language() -> str:
 
 def localize_response(response: Response) -> Response:
     """An API answer with its messages in the request's language (errors included)."""
-    if response.mimetype == "application/json" and not response.direct_passthrough:
+    if response.mimetype == "application/json" and not response.direct_passthrough and not g.get("localized"):
         data = response.get_json(silent=True)
         if data is not None:
             lang = request_language()
@@ -63,7 +63,8 @@ class _Rendered:
     """One (version, language) frame: the first stream to need it renders it, the others wait for it."""
 
     lock: threading.Lock = field(default_factory=threading.Lock)
-    frame: bytes | None = None
+    view: str = ""  # the localized view's JSON (``/api/state``'s answer)
+    frame: bytes | None = None  # the event-stream frame that carries it
 
 
 class FrameCache:
@@ -81,6 +82,15 @@ class FrameCache:
 
     def frame(self, version: int, data: str, lang: str) -> bytes:
         """The frame of view ``data`` (its JSON, as the hub published it) in ``lang``."""
+        frame = self._rendered(version, data, lang).frame
+        assert frame is not None
+        return frame
+
+    def view(self, version: int, data: str, lang: str) -> str:
+        """View ``data`` in ``lang`` as JSON text: the same rendering the pages in ``lang`` were sent."""
+        return self._rendered(version, data, lang).view
+
+    def _rendered(self, version: int, data: str, lang: str) -> _Rendered:
         key = (version, hash(data), lang)  # the hub hands every stream the same string: hashed once
         with self._lock:
             slot = self._frames.get(key)
@@ -92,9 +102,9 @@ class FrameCache:
                 self._frames.move_to_end(key)
         with slot.lock:  # one renders; the streams behind it take its bytes
             if slot.frame is None:
-                view = json.dumps(localize(json.loads(data), lang), ensure_ascii=False, separators=(",", ":"))
-                slot.frame = f"id: {version}\nevent: view\ndata: {view}\n\n".encode()
-            return slot.frame
+                slot.view = json.dumps(localize(json.loads(data), lang), ensure_ascii=False, separators=(",", ":"))
+                slot.frame = f"id: {version}\nevent: view\ndata: {slot.view}\n\n".encode()
+            return slot
 
     def renderer(self, lang: str) -> Callable[[int, str], bytes]:
         """What :meth:`companion.web.hub.Hub.stream` calls for each of a ``lang`` page's views."""
