@@ -4,8 +4,9 @@ Plain waitress gives every open response a thread until it ends, so each watchin
 and every change wakes them all. Here the request for ``/api/events`` runs as any request does (the
 app's checks, its language, its headers) and sends the first view; then, instead of ending the
 response, the task gives the connection to the hub (:meth:`companion.web.hub.Hub.park`) and frees
-its thread. From then on the connection is written only by the server's loop, from what the hub's
-writer thread left for it: one thread and one loop serve every page.
+its thread. From then on the hub's writer thread sends each change straight to the socket when
+nothing is queued before it, and the server's loop sends the rest (a partial send, a page that reads
+slowly, the stream's end): one thread and one loop serve every page.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ class ParkingTask(WSGITask):
 
 
 class ParkingChannel(HTTPChannel):
-    """A connection that, once parked, sends the hub's frames for its page from the server's loop."""
+    """A connection that, once parked, carries the hub's frames for its page (``send_now`` from the
+    hub's writer, ``handle_write`` from the server's loop, one after the other under its buffer lock)."""
 
     task_class = ParkingTask
     stream: Stream | None = None
