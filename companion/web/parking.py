@@ -129,8 +129,11 @@ class ParkingChannel(HTTPChannel):
 
     def handle_write(self) -> None:
         stream = self.stream
-        if stream is not None and self.total_outbufs_len < self.adj.outbuf_high_watermark:
-            with self.outbuf_lock:
+        if stream is None:
+            super().handle_write()
+            return
+        with self.outbuf_lock:  # the hub's writer sends under it too: one sender at a time (it is reentrant)
+            if self.total_outbufs_len < self.adj.outbuf_high_watermark:
                 data, end = stream.take()
                 out = _chunk(data) if data else b""
                 if end:
@@ -140,7 +143,7 @@ class ParkingChannel(HTTPChannel):
                     self.close_when_flushed = True
                 if out:
                     self._append(out)
-        super().handle_write()
+            super().handle_write()
 
     def _append(self, data: bytes) -> None:
         """Queue bytes to send, as a task's writes do (a fresh buffer past the watermark, so a long
