@@ -255,3 +255,19 @@ def test_pages_coming_and_going_during_play_leave_no_slot_behind(table: Table, t
         table.set_status("tick", {"at": 0})
         assert page.next()[1]["status"]["tick"] == {"at": 0}
         page.close()
+
+
+def test_under_another_wsgi_server_a_stream_is_a_generator(table: Table, config: Config) -> None:
+    """Without the companion's server (here Flask's test client) nothing can park: the stream is a
+    generator that holds its thread, sends the current view, then each change, and frees its slot."""
+    app = create_app(table, config=config)
+    hub = app.extensions["companion"]["hub"]
+    res = app.test_client().get("/api/events", buffered=False)
+    frames = iter(res.response)
+    first = next(frames)
+    assert first.startswith(b"retry: 2000\n\n") and b"event: view" in first
+    assert hub.streams == 1
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    assert b'"players":["Ann","Bob"]' in next(frames)
+    res.close()
+    assert hub.streams == 0
