@@ -1,7 +1,7 @@
 """Cut labelled 32x32 training patches from the TRAIN photos of the fixed split, plus rendered dice.
 
     .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz [--dev]
-        [--sets rune55-gray-closeups chase-casino-crops]
+        [--sets rune55-gray-closeups chase-casino-crops] [--negatives [--mine-models M.onnx ...]]
 
 Every patch has a class (0-5 faces 1-6, 6 the symbol face, 7 "not a die", 8 "off a die's top face":
 a side face, a corner, two dice at once; -1 "no class": a window between centred and clearly off, whose
@@ -12,8 +12,10 @@ of an obliquely seen die, or between two dice, is moved onto the top face and re
 
 Sources: the reader's own window proposals (what it sees at run time), windows jittered around each
 label (centred ones teach the faces, off-centre ones teach "not a top face" and the offset), background
-windows, and rendered dice (the only source of symbol faces). Held-back photos are never read; with
-``--dev`` only the "fit" part of the train photos is used (training/dev_split.py).
+windows, rendered dice (the only source of symbol faces) and, with ``--negatives``, windows on the
+places of the same photos where the die detector or the reader took something for a die and no labelled
+die is (``training/hard_negatives.py``). Held-back photos are never read; with ``--dev`` only the "fit"
+part of the train photos is used (training/dev_split.py).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from companion.vision.evaluate import iterate  # noqa: E402
 from companion.vision.render import BODY_BGR, RenderDie, RenderedDie, random_dice, render_dice  # noqa: E402
 from companion.vision.segment import find_dice, windows  # noqa: E402
 from training.dev_split import DATA, dev_split  # noqa: E402
+from training.hard_negatives import Miner, off_dice  # noqa: E402
 from training.sources import SOURCES  # noqa: E402
 
 # How a label box relates to the whole die: nell and rune55 box the whole die, matteop65 only the top face;
@@ -49,6 +52,9 @@ HINTED = ("rune55-gray-closeups", "chase-casino-crops")
 PROPOSALS_PER_DIE = 8
 # More jittered windows per die where a set has few dice (182 one-die crops), times --jitter.
 JITTER_TIMES = {"chase-casino-crops": 2}
+# Windows cut around each mined hard negative (shifted, rescaled, turned), ``--negative-windows``: the
+# reader moves and resizes a window before it settles, so one exact window would teach too little.
+NEGATIVE_WINDOWS = 4
 BG = 7
 SIDE = 8
 IGNORE = -1
@@ -155,6 +161,34 @@ def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.G
             continue
         d = math.dist((near[1], near[2]), (cx, cy)) / near[3]
         out.add(frame, cx, cy, size, angle, class_for(near[0], d, size / near[3]), near[1:])
+
+
+def label_window(dice: list[Die], cx: float, cy: float, size: float) -> tuple[int, Die | None]:
+    """A window's class and the die it is near, by the rule of the reader's own windows (``proposals``)."""
+    near = min(dice, key=lambda o: math.dist((o[1], o[2]), (cx, cy)), default=None)
+    if near is None or math.dist((near[1], near[2]), (cx, cy)) > NEAR * near[3]:
+        return BG, None
+    return class_for(near[0], math.dist((near[1], near[2]), (cx, cy)) / near[3], size / near[3]), near
+
+
+def negative_patches(name: str, stems: list[str], miner: Miner, rng: np.random.Generator,
+                     per_place: int = NEGATIVE_WINDOWS) -> tuple[Patches, int]:
+    """Windows on the places of a real set's photos that the detector or the reader took for dice where
+    no labelled die is, ``per_place`` each; returns them and how many places there were."""
+    out = Patches()
+    k = WHOLE_DIE[name]
+    places = 0
+    for _, frame, labels in iterate(DATA / name, only=stems):
+        dice = [(lab.value, lab.center[0], lab.center[1], lab.size * k) for lab in labels]
+        mined = off_dice(miner.places(frame), [(d[1], d[2], d[3]) for d in dice])
+        places += len(mined)
+        for px, py, side in mined:
+            for _ in range(per_place):
+                cx, cy = px + float(rng.normal(0, 0.08)) * side, py + float(rng.normal(0, 0.08)) * side
+                size = side * float(rng.uniform(0.85, 1.3))
+                label, near = label_window(dice, cx, cy, size)
+                out.add(frame, cx, cy, size, float(rng.uniform(0, 360)), label, None if near is None else near[1:])
+    return out, places
 
 
 def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: int) -> Patches:
@@ -313,6 +347,11 @@ def main() -> None:
                          "sets worse: docs/log/classifier-new-sets-2026-11-27.md)")
     ap.add_argument("--dev", action="store_true",
                     help="only the 'fit' part of the train photos (training/dev_split.py), for tuning")
+    ap.add_argument("--negatives", action="store_true",
+                    help="add windows on the detector's and the reader's false dice on the same photos, as 'none'")
+    ap.add_argument("--negative-windows", type=int, default=NEGATIVE_WINDOWS, help="windows per mined place")
+    ap.add_argument("--mine-models", nargs="*", default=["shipped"],
+                    help="classifiers the mining reader runs with ('shipped': the shipped one)")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
@@ -330,6 +369,16 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10), flush=True)
         allp.extend(p)
         src += [SOURCES[name][0]] * len(p.y)
+    if args.negatives:  # after every other patch, with its own rng: the patches above stay as they were
+        miner = Miner([None if m == "shipped" else m for m in args.mine_models])
+        neg_rng = np.random.default_rng(1)
+        for name in ("nell-byler-d6", "matteop65-webcam", *args.sets):
+            stems = dev_split()[name][0] if args.dev else split[name]["train"]
+            p, places = negative_patches(name, stems, miner, neg_rng, args.negative_windows)
+            print(name, "negatives:", places, "places,", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10),
+                  flush=True)
+            allp.extend(p)
+            src += [SOURCES[name][0]] * len(p.y)
     np.savez_compressed(args.out, x=np.stack(allp.x), y=np.array(allp.y, np.int64),
                         off=np.array(allp.off, np.float32), has_off=np.array(allp.has_off, bool),
                         src=np.array(src, np.int64))

@@ -168,6 +168,23 @@ def provenance(src: np.ndarray, args: argparse.Namespace, seconds: float) -> dic
     return out
 
 
+def parse_share(text: str) -> tuple[int, float]:
+    """``"3:0.5"`` -> (3, 0.5)."""
+    number, share = text.split(":")
+    return int(number), float(share)
+
+
+def subsample(src: np.ndarray, shares: dict[int, float], seed: int) -> np.ndarray:
+    """A mask keeping a random ``shares[s]`` of source ``s``'s patches and every patch of other sources."""
+    rng = np.random.default_rng(seed + 1)  # its own draws: the training's stay as they were
+    keep = np.ones(len(src), bool)
+    for number, share in shares.items():
+        rows = np.flatnonzero(src == number)
+        drop = rng.choice(rows, len(rows) - round(share * len(rows)), replace=False)
+        keep[drop] = False
+    return keep
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--patches", default="/tmp/dice_patches.npz")
@@ -185,6 +202,9 @@ def main() -> None:
     ap.add_argument("--drop-source", type=int, nargs="*", default=[],
                     help="leave out patches of these sources (make_patches.py: 0 nell-byler-d6, "
                          "1 matteop65-webcam, 2 rendered), to measure the reader on dice it never saw")
+    ap.add_argument("--subsample", nargs="*", default=[], metavar="SOURCE:SHARE",
+                    help="keep only this share of a source's patches, e.g. 3:0.5 (rune55 outnumbered the webcam "
+                         "set and weighed the older sets down: docs/log/classifier-new-sets-2026-11-27.md)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(MODELS / "faces.onnx"))
     args = ap.parse_args()
@@ -198,6 +218,10 @@ def main() -> None:
     src = data["src"]
     if args.drop_source:
         kept = ~np.isin(src, args.drop_source)
+        keep = torch.from_numpy(kept)
+        x, y, off, has_off, src = x[keep], y[keep], off[keep], has_off[keep], src[kept]
+    if args.subsample:
+        kept = subsample(src, dict(parse_share(v) for v in args.subsample), args.seed)
         keep = torch.from_numpy(kept)
         x, y, off, has_off, src = x[keep], y[keep], off[keep], has_off[keep], src[kept]
     started = time.time()
