@@ -23,12 +23,12 @@ from companion.vision.reader import DETECT_WINDOW, DOUBT, DiceReader
 
 Place = tuple[float, float, float]  # centre x, y and the window side the reader would use, frame px
 Die = tuple[float, float, float]  # a labelled die's top face x, y and the whole die's side, frame px
-OFF_DIE = 0.65  # a place whose centre is further than this many die sides from every labelled die
 
 
-def off_dice(places: Sequence[Place], dice: Sequence[Die]) -> list[Place]:
-    """The places on no labelled die (same rule as make_patches' ``NEAR``)."""
-    return [p for p in places if all(math.dist(p[:2], d[:2]) > OFF_DIE * d[2] for d in dice)]
+def off_dice(places: Sequence[Place], dice: Sequence[Die], *, near: float) -> list[Place]:
+    """The places whose centre is further than ``near`` die sides from every labelled die (make_patches
+    passes its ``NEAR``, the rule its windows are labelled "not a die" by)."""
+    return [p for p in places if all(math.dist(p[:2], d[:2]) > near * d[2] for d in dice)]
 
 
 class Miner:

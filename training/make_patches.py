@@ -154,17 +154,13 @@ def proposals(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.G
     if limit is not None and len(found) > limit:
         found = [found[i] for i in sorted(rng.choice(len(found), limit, replace=False))]
     for cx, cy, size in found:
-        near = min(dice, key=lambda o: math.dist((o[1], o[2]), (cx, cy)), default=None)
         angle = float(rng.choice([0, 90, 180, 270]))
-        if near is None or math.dist((near[1], near[2]), (cx, cy)) > NEAR * near[3]:
-            out.add(frame, cx, cy, size, angle, BG, None)
-            continue
-        d = math.dist((near[1], near[2]), (cx, cy)) / near[3]
-        out.add(frame, cx, cy, size, angle, class_for(near[0], d, size / near[3]), near[1:])
+        label, near = label_window(dice, cx, cy, size)
+        out.add(frame, cx, cy, size, angle, label, None if near is None else near[1:])
 
 
 def label_window(dice: list[Die], cx: float, cy: float, size: float) -> tuple[int, Die | None]:
-    """A window's class and the die it is near, by the rule of the reader's own windows (``proposals``)."""
+    """A window's class and the die it is near (None: "not a die", further than ``NEAR`` from every die)."""
     near = min(dice, key=lambda o: math.dist((o[1], o[2]), (cx, cy)), default=None)
     if near is None or math.dist((near[1], near[2]), (cx, cy)) > NEAR * near[3]:
         return BG, None
@@ -180,7 +176,7 @@ def negative_patches(name: str, stems: list[str], miner: Miner, rng: np.random.G
     places = 0
     for _, frame, labels in iterate(DATA / name, only=stems):
         dice = [(lab.value, lab.center[0], lab.center[1], lab.size * k) for lab in labels]
-        mined = off_dice(miner.places(frame), [(d[1], d[2], d[3]) for d in dice])
+        mined = off_dice(miner.places(frame), [(d[1], d[2], d[3]) for d in dice], near=NEAR)
         places += len(mined)
         for px, py, side in mined:
             for _ in range(per_place):

@@ -216,12 +216,8 @@ def main() -> None:
     off = torch.from_numpy(data["off"])
     has_off = torch.from_numpy(data["has_off"])
     src = data["src"]
-    if args.drop_source:
-        kept = ~np.isin(src, args.drop_source)
-        keep = torch.from_numpy(kept)
-        x, y, off, has_off, src = x[keep], y[keep], off[keep], has_off[keep], src[kept]
-    if args.subsample:
-        kept = subsample(src, dict(parse_share(v) for v in args.subsample), args.seed)
+    kept = ~np.isin(src, args.drop_source) & subsample(src, dict(parse_share(v) for v in args.subsample), args.seed)
+    if not kept.all():
         keep = torch.from_numpy(kept)
         x, y, off, has_off, src = x[keep], y[keep], off[keep], has_off[keep], src[kept]
     started = time.time()

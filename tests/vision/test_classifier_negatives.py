@@ -21,8 +21,8 @@ def test_only_places_off_every_labelled_die_are_negatives():
     dice = [(100.0, 100.0, 40.0)]
     places = [(100.0, 110.0, 44.0), (120.0, 100.0, 44.0), (200.0, 100.0, 44.0)]
     # 10 and 20 px are a quarter and half a die from the centre: on the die; 100 px is 2.5 dice away
-    assert off_dice(places, dice) == [(200.0, 100.0, 44.0)]
-    assert off_dice(places, []) == places
+    assert off_dice(places, dice, near=0.65) == [(200.0, 100.0, 44.0)]
+    assert off_dice(places, [], near=0.65) == places
 
 
 def test_places_found_twice_count_once():
