@@ -55,6 +55,9 @@ JITTER_TIMES = {"chase-casino-crops": 2}
 # Windows cut around each mined hard negative (shifted, rescaled, turned), ``--negative-windows``: the
 # reader moves and resizes a window before it settles, so one exact window would teach too little.
 NEGATIVE_WINDOWS = 4
+# Their sides, times the mined window's (uniform; any other range is drawn log-uniform, so that windows
+# up to the 3x a reader grows on a screw are as common per octave as those at the die's size).
+NEGATIVE_SCALE = (0.85, 1.3)
 BG = 7
 SIDE = 8
 IGNORE = -1
@@ -168,9 +171,11 @@ def label_window(dice: list[Die], cx: float, cy: float, size: float) -> tuple[in
 
 
 def negative_patches(name: str, stems: list[str], miner: Miner, rng: np.random.Generator,
-                     per_place: int = NEGATIVE_WINDOWS) -> tuple[Patches, int]:
+                     per_place: int = NEGATIVE_WINDOWS, scale: tuple[float, float] = NEGATIVE_SCALE
+                     ) -> tuple[Patches, int]:
     """Windows on the places of a real set's photos that the detector or the reader took for dice where
-    no labelled die is, ``per_place`` each; returns them and how many places there were."""
+    no labelled die is, ``per_place`` each, their sides ``scale`` times the place's; returns them and
+    how many places there were."""
     out = Patches()
     k = WHOLE_DIE[name]
     places = 0
@@ -181,7 +186,8 @@ def negative_patches(name: str, stems: list[str], miner: Miner, rng: np.random.G
         for px, py, side in mined:
             for _ in range(per_place):
                 cx, cy = px + float(rng.normal(0, 0.08)) * side, py + float(rng.normal(0, 0.08)) * side
-                size = side * float(rng.uniform(0.85, 1.3))
+                size = side * (float(rng.uniform(*scale)) if scale == NEGATIVE_SCALE
+                               else float(np.exp(rng.uniform(*np.log(scale)))))
                 label, near = label_window(dice, cx, cy, size)
                 out.add(frame, cx, cy, size, float(rng.uniform(0, 360)), label, None if near is None else near[1:])
     return out, places
@@ -346,6 +352,8 @@ def main() -> None:
     ap.add_argument("--negatives", action="store_true",
                     help="add windows on the detector's and the reader's false dice on the same photos, as 'none'")
     ap.add_argument("--negative-windows", type=int, default=NEGATIVE_WINDOWS, help="windows per mined place")
+    ap.add_argument("--negative-scale", type=float, nargs=2, default=NEGATIVE_SCALE, metavar=("LO", "HI"),
+                    help="their sides, times the mined window's")
     ap.add_argument("--mine-models", nargs="*", default=["shipped"],
                     help="classifiers the mining reader runs with ('shipped': the shipped one)")
     args = ap.parse_args()
@@ -370,7 +378,8 @@ def main() -> None:
         neg_rng = np.random.default_rng(1)
         for name in ("nell-byler-d6", "matteop65-webcam", *args.sets):
             stems = dev_split()[name][0] if args.dev else split[name]["train"]
-            p, places = negative_patches(name, stems, miner, neg_rng, args.negative_windows)
+            p, places = negative_patches(name, stems, miner, neg_rng, args.negative_windows,
+                                         tuple(args.negative_scale))
             print(name, "negatives:", places, "places,", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10),
                   flush=True)
             allp.extend(p)

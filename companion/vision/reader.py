@@ -320,6 +320,12 @@ class DiceReader:
             added = self._detector_dice(frame, proposed, [], prof, die_size)
             added = [w for w in added if all(np.hypot(w.cx - b.cx, w.cy - b.cy) > 0.5 * max(w.size, b.size)
                                              for b in base)]
+            if base and die_size is None:
+                # The dice of one tray are one size: a die the detector adds must be the size of those
+                # segmentation found. A tray screw seen in a window twice a die's side looks like the
+                # lone pip of a large die (the dev photos' extra "1"s, 1.8-3.5 times the others).
+                typical = float(np.median([b.size for b in base]))
+                added = [w for w in added if w.size <= SIZE_RANGE[1] * typical]
             dice = base + added
         else:
             # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at

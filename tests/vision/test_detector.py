@@ -168,3 +168,20 @@ def test_the_daemon_reads_with_the_detector():
 
     assert module.USE_DETECTOR
     assert module.default_reader().detector is not None
+
+
+def test_a_die_the_detector_adds_must_be_the_size_of_the_others():
+    """A screw in the tray wall, seen in a window two or three dice wide, looks like the lone pip of a
+    large die. The detector may be sure of it; segmentation's dice say how large a die is here."""
+    scene = Scene(die_size=40.0, background=(40, 70, 110))
+    frame, drawn = render_scene([RenderDie(v) for v in (2, 3, 5, 6)], scene, seed=5)
+    dice = [Detection(d.center[0], d.center[1], 44.0, 0.9) for d in drawn]
+    far = max(((x, y) for x in range(60, frame.shape[1] - 60, 20) for y in range(60, frame.shape[0] - 60, 20)),
+              key=lambda p: min(np.hypot(p[0] - d.center[0], p[1] - d.center[1]) for d in drawn))
+    seen = DiceReader(detector=_Stub(dice)).read(frame)  # type: ignore[arg-type]
+    assert len(seen.dice) == 4
+    large = DiceReader(detector=_Stub([*dice, Detection(far[0], far[1], 110.0, 0.95)])).read(frame)  # type: ignore[arg-type]
+    assert [d.center for d in large.dice] == [d.center for d in seen.dice]
+    # the same sure detection at a die's size is a die the detector adds (it is vouched for)
+    sized = DiceReader(detector=_Stub([*dice, Detection(far[0], far[1], 44.0, 0.95)])).read(frame)  # type: ignore[arg-type]
+    assert len(sized.dice) == 5 and any(np.hypot(d.center[0] - far[0], d.center[1] - far[1]) < 8 for d in sized.dice)
