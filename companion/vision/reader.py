@@ -69,6 +69,10 @@ DOUBT = 0.1  # detections at least this likely are classified; kept if the empty
 HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
 SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
+# Segmentation's windows are classified only within this many window (or detection) sides of a detection
+# (from ``DOUBT``): the grids it lays over touching dice and the tray's clutter cost most of the reading
+# time and, on the dev photos, found no die the detector had not at least doubted (docs/vision.md, Speed).
+NEAR_DETECTION = 1.0
 SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
@@ -314,6 +318,8 @@ class DiceReader:
         if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
             # Segmentation sized the dice as the detector did: its reading stands (as without a
             # detector), and the detector adds the dice it missed, each needing a second witness.
+            witness = [w for w in witness
+                       if any(np.hypot(w[0] - d.cx, w[1] - d.cy) < NEAR_DETECTION * max(w[2], d.size) for d in dets)]
             base = self._dice_windows(frame, die_size, prof, (witness, side))
             proposed = [d for d in proposed if all(np.hypot(d.cx - w.cx, d.cy - w.cy) > 0.5 * max(d.size, w.size)
                                                    for w in base)]

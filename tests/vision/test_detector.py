@@ -185,3 +185,23 @@ def test_a_die_the_detector_adds_must_be_the_size_of_the_others():
     # the same sure detection at a die's size is a die the detector adds (it is vouched for)
     sized = DiceReader(detector=_Stub([*dice, Detection(far[0], far[1], 44.0, 0.95)])).read(frame)  # type: ignore[arg-type]
     assert len(sized.dice) == 5 and any(np.hypot(d.center[0] - far[0], d.center[1] - far[1]) < 8 for d in sized.dice)
+
+
+def test_segmentation_is_classified_only_where_the_detector_looked():
+    """Segmentation's windows away from every detection (even a doubtful one) are not classified: they
+    cost most of the reading time and found no die the detector had not at least doubted. A die the
+    detector misses altogether is then found through the empty tray, when the table has one."""
+    scene = Scene(die_size=40.0, background=(40, 70, 110))
+    frame, drawn = render_scene([RenderDie(v) for v in (2, 3, 5, 6)], scene, seed=5)
+    empty, _ = render_scene([], scene, seed=5)
+    dets = [Detection(d.center[0], d.center[1], 44.0, 0.9) for d in drawn]
+    assert len(DiceReader(detector=_Stub(dets)).read(frame).dice) == 4  # type: ignore[arg-type]
+    doubted = [*dets[:3], Detection(drawn[3].center[0], drawn[3].center[1], 44.0, 0.15)]
+    assert len(DiceReader(detector=_Stub(doubted, threshold=0.5)).read(frame).dice) == 4  # type: ignore[arg-type]
+    blind = DiceReader(detector=_Stub(dets[:3]))  # type: ignore[arg-type]
+    missed = drawn[3].center
+    reading = blind.read(frame)
+    assert len(reading.dice) == 3
+    assert all(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) > 20 for d in reading.dice)
+    again = blind.read(frame, empty=EmptyTray(empty))
+    assert any(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) < 8 for d in again.dice)
