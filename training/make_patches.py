@@ -55,8 +55,8 @@ JITTER_TIMES = {"chase-casino-crops": 2}
 # Windows cut around each mined hard negative (shifted, rescaled, turned), ``--negative-windows``: the
 # reader moves and resizes a window before it settles, so one exact window would teach too little.
 NEGATIVE_WINDOWS = 4
-# Their sides, times the mined window's (uniform; any other range is drawn log-uniform, so that windows
-# up to the 3x a reader grows on a screw are as common per octave as those at the die's size).
+# Their sides, times the mined window's, drawn log-uniform: windows up to the 3x a reader grows on a
+# screw are then as common per octave as those at the die's size (round 3 used 0.85-3.0).
 NEGATIVE_SCALE = (0.85, 1.3)
 BG = 7
 SIDE = 8
@@ -186,8 +186,7 @@ def negative_patches(name: str, stems: list[str], miner: Miner, rng: np.random.G
         for px, py, side in mined:
             for _ in range(per_place):
                 cx, cy = px + float(rng.normal(0, 0.08)) * side, py + float(rng.normal(0, 0.08)) * side
-                size = side * (float(rng.uniform(*scale)) if scale == NEGATIVE_SCALE
-                               else float(np.exp(rng.uniform(*np.log(scale)))))
+                size = side * float(np.exp(rng.uniform(*np.log(scale))))
                 label, near = label_window(dice, cx, cy, size)
                 out.add(frame, cx, cy, size, float(rng.uniform(0, 360)), label, None if near is None else near[1:])
     return out, places
