@@ -18,7 +18,8 @@ webcam each, so the reference of a held-back frame is the per-pixel median of 5 
 group (``EmptyTray.from_frames``); the phone and close-up sets have no fixed camera and get none.
 ``--rendered N`` adds N rendered hard trays (dark dice on dark felt, translucent dice, walls; seeds
 the training never used) whose empty tray is rendered exactly; rendered numbers show the mechanism,
-they are no accuracy claim.
+they are no accuracy claim. ``--count-known`` reads each photo as the table does, knowing how many dice
+were rolled (``DiceReader.read(expected=...)``: the labels' count), so that extra dice beyond it go.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def group(stem: str) -> str:
 
 def score_set(name: str, photos: list[tuple[str, np.ndarray, list[LabelledDie]]], readers: dict[str, DiceReader],
               detector: DieDetector | None, profile_photos: list[tuple[np.ndarray, list[LabelledDie]]],
-              empties: dict[str, EmptyTray] | None) -> dict[str, object]:
+              empties: dict[str, EmptyTray] | None, count_known: bool = False) -> dict[str, object]:
     out: dict[str, object] = {}
     if detector is not None:
         det = DetectionScore()
@@ -83,13 +84,14 @@ def score_set(name: str, photos: list[tuple[str, np.ndarray, list[LabelledDie]]]
         found_score, faces = DetectionScore(), Score()
         for stem, frame, labels in photos:
             empty = empties.get(group(stem)) if with_empty and empties else None
-            reading = reader.read(frame, profile=prof, empty=empty)
+            reading = reader.read(frame, profile=prof, empty=empty, expected=len(labels) if count_known else None)
             found_score.add(labels, [d.box for d in reading.dice])
             faces.add(labels, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
         s = faces.summary()
         tag = label + (", calibrated" if calibrated else ", blind") + (" + empty tray" if with_empty else "")
-        print(f"  {tag:<36}found: {found_score.line()}", flush=True)
-        print(f"  {'':<36}faces: per-die {faces.right}/{faces.dice} = {100 * s['accuracy']:.2f}%, per-image "  # type: ignore[operator]
+        tag += ", count known" if count_known else ""
+        print(f"  {tag:<44}found: {found_score.line()}", flush=True)
+        print(f"  {'':<44}faces: per-die {faces.right}/{faces.dice} = {100 * s['accuracy']:.2f}%, per-image "  # type: ignore[operator]
               f"{faces.images_all_right}/{faces.images} = {100 * s['all_dice_right_images']:.2f}%, confident-wrong "  # type: ignore[operator]
               f"{faces.answered_wrong}/{faces.answered} = {100 * s['confident_wrong']:.2f}% "  # type: ignore[operator]
               f"(answered {100 * s['answered']:.1f}%), missed {faces.missed}, extra {faces.extra}, "  # type: ignore[operator]
@@ -142,6 +144,7 @@ def main() -> int:
     ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
     ap.add_argument("--rendered", type=int, default=0)
     ap.add_argument("--json", help="write the numbers here")
+    ap.add_argument("--count-known", action="store_true", help="read knowing how many dice each photo holds")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     detector = None if args.no_detector else DieDetector(args.detector)
@@ -169,7 +172,7 @@ def main() -> int:
             for g, members in by_group.items():
                 chosen = members[:: max(1, len(members) // 5)][:5]
                 empties[g] = EmptyTray.from_frames([f for _, f, _ in iterate(data, only=chosen)])
-        results[name] = score_set(name, photos, readers, detector, profile_photos, empties)
+        results[name] = score_set(name, photos, readers, detector, profile_photos, empties, args.count_known)
     if args.rendered:
         photos, empties = rendered_hard(args.rendered)
         print(f"rendered hard trays: {len(photos)} frames, {sum(len(lab) for _, _, lab in photos)} dice", flush=True)

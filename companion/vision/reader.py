@@ -191,21 +191,42 @@ class DiceReader:
             found = self._dice_windows(frame, size_hint, prof)
             if empty is not None:
                 found, looked_at = self._with_reference(frame, empty.changes(raw, size_hint or 0.0), found, prof)
-        if expected is not None and len(found) > expected:
-            found = sorted(found, key=lambda w: -self._die_score(w.probs))[:expected]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
-        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))),
-                              faces)
-        dice = [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
-                for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
+        dice = self._read_dice(frame, found, weighed, faces)
         if self.detector is not None:
-            dice = [d for w, d in zip(found, dice, strict=True)
+            # Before the count cuts: a window with no second witness is no die, and must not take the
+            # place of one that has (on a table it never saw, clutter outranked real dice).
+            kept = [i for i, (w, d) in enumerate(zip(found, dice, strict=True))
                     if id(w) not in self._needs_witness or self._witnessed(d)]
+            found, weighed, dice = [found[i] for i in kept], [weighed[i] for i in kept], [dice[i] for i in kept]
+        if expected is not None and len(found) > expected:
+            # The detector's score ranks first, the classifier's breaks ties: on a table it never saw
+            # (the dev photos of a set left out of training) the classifier took desk clutter for dice
+            # as surely as the dice, the detector did not.
+            best = sorted(range(len(found)),
+                          key=lambda i: (-self._detected(dice[i]), -self._die_score(found[i].probs)))[:expected]
+            found, weighed = [found[i] for i in best], [weighed[i] for i in best]
+            dice = self._read_dice(frame, found, weighed, faces)  # one set: the kept dice alone
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
         looked = tuple((x, y, s) for x, y, s in looked_at
                        if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
         return Reading(dice, (time.perf_counter() - t0) * 1000.0, looked)
+
+    def _detected(self, die: DieReading) -> float:
+        """The detector's highest score for a detection on this die (0 without one, or without a detector)."""
+        side = die.box[2] - die.box[0]
+        return max((d.score for d in self.last_detections
+                    if np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(d.size, side) / 2), default=0.0)
+
+    def _read_dice(self, frame: np.ndarray, found: list[_Window],
+                   weighed: list[tuple[np.ndarray, np.ndarray, int | None]],
+                   faces: Sequence[int | str] | None) -> list[DieReading]:
+        """The windows read as dice of one set (``one_set``)."""
+        probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))),
+                              faces)
+        return [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
+                for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
 
     def window_patches(self, frame: np.ndarray, die_size: float | None = None
                        ) -> list[tuple[float, float, float, np.ndarray]]:
