@@ -415,12 +415,7 @@ class DiceReader:
         and desk clutter that a detector window shows the classifier get none of these (the dev
         photos). The empty tray is no witness: it shows that something lies there (a coin, say), not
         that it is a die."""
-        if die.pips is not None or die.confidence >= UNCERTAIN:
-            return True
-        half = (die.box[2] - die.box[0]) / 2
-        return any(d.score >= SURE_DETECTION
-                   and np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(half, d.size / 2)
-                   for d in self.last_detections)
+        return die.pips is not None or die.confidence >= UNCERTAIN or self._detected(die) >= SURE_DETECTION
 
     def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
                         prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:
