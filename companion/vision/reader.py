@@ -54,6 +54,8 @@ _VARIANTS = [(dx, dy, 1.0) for dx in (-_S, 0.0, _S) for dy in (-_S, 0.0, _S) if 
     (0.0, 0.0, 0.8), (0.0, 0.0, 1.25)]
 _SEARCH = [(dx, dy, 0.75) for dx in (-0.2, 0.0, 0.2) for dy in (-0.2, 0.0, 0.2)]
 MAX_LOST = 2  # windows searched around per frame, at most, the likeliest first (time)
+# With the detector one is enough: a second read none of the dev photos differently (docs/vision.md, Speed).
+MAX_LOST_WITH_DETECTOR = 1
 FOUND_SCORE = 0.9  # a die found by that search must be this surely a die (it was missed once already)
 RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
 NOT_NEAR = 0.9  # windows at least this surely "not a die" (no die near) are not moved
@@ -475,7 +477,8 @@ class DiceReader:
         dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
         lost = [w for w in first if w.probs[self.classifier.none_class] <= NOT_NEAR
                 and not any(np.hypot(w.cx - d.cx, w.cy - d.cy) < 0.5 * w.size for d in dice)]
-        lost = sorted(lost, key=lambda w: float(w.probs[self.classifier.none_class]))[:MAX_LOST]  # likeliest first
+        most = MAX_LOST if self.detector is None else MAX_LOST_WITH_DETECTOR
+        lost = sorted(lost, key=lambda w: float(w.probs[self.classifier.none_class]))[:most]  # likeliest first
         variants: list[tuple[float, float, float, np.ndarray]] = []
         for w in lost:
             for dx, dy, k in _SEARCH:
