@@ -75,8 +75,9 @@ def _foreground(frame: np.ndarray, at: _Scale) -> tuple[np.ndarray, np.ndarray, 
     # the frame's size asked for ~1,000); past MAX_MEDIAN the window is wider than the image anyway.
     bg_tiny = cv2.medianBlur(tiny, min(MAX_MEDIAN, _odd(round(at.width * at.tray / 4))))
     bg = cv2.resize(bg_tiny, (lab8.shape[1], lab8.shape[0]), interpolation=cv2.INTER_LINEAR)
-    # Per plane with OpenCV's arithmetic: numpy on interleaved channels is several times slower here.
-    d_l, d_a, d_b = cv2.split(cv2.subtract(lab8, bg, dtype=cv2.CV_32F))
+    # Per plane with OpenCV's arithmetic: numpy on interleaved channels is several times slower here,
+    # and splitting the 8-bit planes before the float difference is several times faster than after.
+    d_l, d_a, d_b = (cv2.subtract(p, q, dtype=cv2.CV_32F) for p, q in zip(cv2.split(lab8), cv2.split(bg), strict=True))
     d_l = np.maximum(d_l, 0.3 * d_l)  # darker than the tray counts less: shadows
     colour = cv2.sqrt(d_l * d_l + 2.0 * (d_a * d_a + d_b * d_b))
     grey = lab8[..., 0].astype(np.float32)
