@@ -286,7 +286,7 @@ class DiceReader:
                 for i, (cx, cy, size, p) in enumerate(wins)]
 
     def _face_score(self, w: _Window) -> float:
-        return float(np.max(np.delete(w.probs, self.classifier.not_face)))
+        return float(w.probs[self.classifier.face_mask].max())
 
     def _suppress(self, cands: list[_Window]) -> list[_Window]:
         cands = sorted(cands, key=lambda w: -self._face_score(w))
@@ -518,7 +518,7 @@ class DiceReader:
     def _weigh_die(self, frame: np.ndarray, w: _Window, allowed: np.ndarray | None
                    ) -> tuple[np.ndarray, np.ndarray, int | None]:
         """The die's face probabilities with its pip count weighed in; the network's alone; the count."""
-        face_probs = np.delete(w.probs, self.classifier.not_face)
+        face_probs = w.probs[self.classifier.face_mask]
         if allowed is not None and allowed.any():
             face_probs = face_probs * allowed + 1e-6 * allowed
         face_probs = face_probs / max(float(face_probs.sum()), 1e-6)
