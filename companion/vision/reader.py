@@ -341,8 +341,7 @@ class DiceReader:
         if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
             # Segmentation sized the dice as the detector did: its reading stands (as without a
             # detector), and the detector adds the dice it missed, each needing a second witness.
-            witness = [w for w in witness
-                       if any(np.hypot(w[0] - d.cx, w[1] - d.cy) < NEAR_DETECTION * max(w[2], d.size) for d in dets)]
+            witness = [w for w, near in zip(witness, _near_detections(witness, dets), strict=True) if near]
             base = self._dice_windows(frame, die_size, prof, (witness, side))
             proposed = [d for d in proposed if all(np.hypot(d.cx - w.cx, d.cy - w.cy) > 0.5 * max(d.size, w.size)
                                                    for w in base)]
@@ -548,6 +547,17 @@ class DiceReader:
         alts = tuple((FACES[int(i)], round(float(face_probs[int(i)]), 4)) for i in order[1:3])
         return DieReading(value, (w.cx, w.cy), box, conf, body_colour(frame, w.cx, w.cy, w.size),
                           state, count, p_face, alts)
+
+
+def _near_detections(wins: list[tuple[float, float, float, np.ndarray]], dets: list[Detection]) -> np.ndarray:
+    """Per window (cx, cy, side, ...): whether a detection lies within ``NEAR_DETECTION`` times the
+    larger of the window's and the detection's side (all pairs at once: busy frames have hundreds)."""
+    if not wins or not dets:
+        return np.zeros(len(wins), bool)
+    w = np.array([x[:3] for x in wins], np.float64)
+    d = np.array([(x.cx, x.cy, x.size) for x in dets], np.float64)
+    apart = np.hypot(w[:, None, 0] - d[None, :, 0], w[:, None, 1] - d[None, :, 1])
+    return np.asarray((apart < NEAR_DETECTION * np.maximum(w[:, None, 2], d[None, :, 2])).any(axis=1))
 
 
 def one_set(face_probs: np.ndarray, faces: Sequence[int | str] | None = None) -> tuple[np.ndarray, np.ndarray]:
