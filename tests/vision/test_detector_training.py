@@ -63,16 +63,17 @@ def test_held_back_photos_take_no_part():
         assert sorted(p["fit"] + p["dev"]) == sorted(split[name]["train"])
 
 
-def test_exported_network_runs_in_opencv_as_in_torch(tmp_path):
+@pytest.mark.parametrize("slim", [False, True])
+def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, slim):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     import cv2
 
-    from training.detector.model import DieNet
+    from training.detector import model as nets
     from training.detector.train import export, focal
 
     torch.manual_seed(0)
-    model = DieNet()
+    model = nets.slim() if slim else nets.DieNet()
     x = torch.randn(2, 3, 64, 64)
     heat = torch.zeros(2, 16, 16)
     heat[:, 5, 7] = 1.0

@@ -12,6 +12,7 @@ import torch
 from torch import nn
 
 STRIDE = 4
+SLIM_WIDTHS = (16, 24, 40, 64, 32, 16)  # with no second convolution at stride 8: ``slim()``
 
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -24,17 +25,23 @@ def _pointwise(cin: int, cout: int) -> nn.Sequential:
 
 class DieNet(nn.Module):
     """Input n x 3 x S x S (standardised BGR, S a multiple of 16); outputs n x 4 x S/4 x S/4:
-    heatmap logit, dx, dy, log size."""
+    heatmap logit, dx, dy, log size.
 
-    def __init__(self) -> None:
+    ``widths``: channels at strides 2, 4, 8 and 16 and of the two upsampling stages; ``deep8``: a
+    second convolution at stride 8. The defaults are the shipped network; ``slim()`` has about half
+    its multiply-adds (the reader's time: ``docs/log/speed-2026-11-27.md``)."""
+
+    def __init__(self, widths: tuple[int, int, int, int, int, int] = (16, 32, 48, 64, 48, 24),
+                 deep8: bool = True) -> None:
         super().__init__()
-        self.s2 = _conv(3, 16, 2)
-        self.s4 = _conv(16, 32, 2)
-        self.s8 = nn.Sequential(_conv(32, 48, 2), _conv(48, 48))
-        self.s16 = nn.Sequential(_conv(48, 64, 2), _conv(64, 64), _conv(64, 64))
-        self.up8 = nn.Sequential(_pointwise(64 + 48, 48), _conv(48, 48))
-        self.up4 = nn.Sequential(_pointwise(48 + 32, 24), _conv(24, 24))
-        self.head = nn.Conv2d(24, 4, 1)
+        c2, c4, c8, c16, u8, u4 = widths
+        self.s2 = _conv(3, c2, 2)
+        self.s4 = _conv(c2, c4, 2)
+        self.s8 = nn.Sequential(_conv(c4, c8, 2), _conv(c8, c8)) if deep8 else nn.Sequential(_conv(c4, c8, 2))
+        self.s16 = nn.Sequential(_conv(c8, c16, 2), _conv(c16, c16), _conv(c16, c16))
+        self.up8 = nn.Sequential(_pointwise(c16 + c8, u8), _conv(u8, u8))
+        self.up4 = nn.Sequential(_pointwise(u8 + c4, u4), _conv(u4, u4))
+        self.head = nn.Conv2d(u4, 4, 1)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
         nn.init.constant_(self.head.bias, 0.0)
         with torch.no_grad():
@@ -48,3 +55,8 @@ class DieNet(nn.Module):
         u4 = self.up4(torch.cat([self.up(u8), f4], 1))
         out: torch.Tensor = self.head(u4)
         return out
+
+
+def slim() -> DieNet:
+    """The slimmer network: about half the multiply-adds of the shipped one."""
+    return DieNet(SLIM_WIDTHS, deep8=False)

@@ -39,7 +39,7 @@ from training.detector.data import (
     targets,
     to_input,
 )
-from training.detector.model import STRIDE, DieNet
+from training.detector.model import STRIDE, DieNet, slim
 
 # How often each source is drawn (rendered trays, then the real sets); chase crops come as mosaics.
 MIX = {"rendered": 0.3, "nell-byler-d6": 0.17, "matteop65-webcam": 0.15, "rune55-gray-closeups": 0.2,
@@ -173,6 +173,8 @@ def main() -> int:
     ap.add_argument("--hard-weight", type=float, default=8.0, help="extra weight of a hard negative's cells")
     ap.add_argument("--hard-share", type=float, default=0.5,
                     help="share of a real set's draws taken from photos with hard negatives")
+    ap.add_argument("--slim", action="store_true",
+                    help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--export-only", action="store_true",
                     help="with --init: export those weights and pick the threshold, no training (the recorded "
                          "command is then the one that made the weights: give it its --steps and --stop)")
@@ -196,7 +198,7 @@ def main() -> int:
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
                       args.hard_share if args.mine else 0.0)
-    model = DieNet()
+    model = slim() if args.slim else DieNet()
     if args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -237,6 +239,8 @@ def main() -> int:
         f"--{k} {v}" for k, v in (("steps", args.steps), ("batch", args.batch), ("size", args.size),
                                   ("rendered", args.rendered), ("lr", args.lr), ("seed", args.seed),
                                   ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
+    if args.slim:
+        command += " --slim"
     if args.init:
         command += f" --init {args.init}"
     if args.mine:
@@ -252,6 +256,7 @@ def main() -> int:
         "train_seconds": round(time.time() - t0) if not args.export_only else None,
         "steps_run": stop if not args.export_only else args.stop or args.steps,
         "hard_negatives": mined,
+        "network": "slim" if args.slim else "default",
         "base_command": _base_command(args.init),
     }
     path = export(model, out, args.size, meta)
