@@ -98,7 +98,7 @@ class DieDetector:
         self.stride = int(self.meta["stride"])
         self.threshold = float(self.meta["threshold"])
         # OpenCV 5's classic engine runs this all-convolution network about a tenth faster than the new
-        # one, with the same outputs to 1e-5 (benchmarks/vision_speed.py --detector).
+        # one, with the same outputs to 1e-5 on real frames (docs/log/speed-2026-11-27.md).
         engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
         self._net = (cv2.dnn.readNetFromONNX(str(path)) if engine is None
                      else cv2.dnn.readNetFromONNX(str(path), engine=engine))

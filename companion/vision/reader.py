@@ -54,7 +54,7 @@ _VARIANTS = [(dx, dy, 1.0) for dx in (-_S, 0.0, _S) for dy in (-_S, 0.0, _S) if 
     (0.0, 0.0, 0.8), (0.0, 0.0, 1.25)]
 _SEARCH = [(dx, dy, 0.75) for dx in (-0.2, 0.0, 0.2) for dy in (-0.2, 0.0, 0.2)]
 MAX_LOST = 2  # windows searched around per frame, at most, the likeliest first (time)
-# With the detector one is enough: a second read none of the dev photos differently (docs/vision.md, Speed).
+# With the detector one is enough: a second read none of the dev photos differently (docs/log/speed-2026-11-27.md).
 MAX_LOST_WITH_DETECTOR = 1
 FOUND_SCORE = 0.9  # a die found by that search must be this surely a die (it was missed once already)
 RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
