@@ -208,6 +208,20 @@ def test_segmentation_is_classified_only_where_the_detector_looked():
 
 
 
+def test_a_window_is_near_a_detection_within_the_larger_side():
+    """Nearness is measured in the larger of the two sides: a small window beside a large die's
+    detection is near it, the same window further off is not, and with no detection nothing is."""
+    from companion.vision.reader import NEAR_DETECTION, _near_detections
+
+    patch = np.zeros((32, 32, 3), np.uint8)
+    wins = [(100.0, 100.0, 20.0, patch), (100.0 + 30.0 * NEAR_DETECTION, 100.0, 20.0, patch),
+            (100.0 + 45.0 * NEAR_DETECTION, 100.0, 20.0, patch)]
+    dets = [Detection(100.0, 100.0, 40.0, 0.9)]
+    assert _near_detections(wins, dets).tolist() == [True, True, False]
+    assert _near_detections(wins, []).tolist() == [False, False, False]
+    assert _near_detections([], dets).tolist() == []
+
+
 def _four_dice_and_bare_felt(monkeypatch: pytest.MonkeyPatch) -> tuple[DiceReader, np.ndarray, list]:
     """Four dice the detector is sure of and a doubtful detection on bare felt, which the classifier is
     made surer of than of any die."""
