@@ -53,9 +53,9 @@ class FaceClassifier:
         self._net = (cv2.dnn.readNetFromONNX(str(path)) if engine is None
                      else cv2.dnn.readNetFromONNX(str(path), engine=engine))
         self._outputs: list[str] = list(meta.get("outputs", ["logits", "embedding"]))
-        self._not_face = [i for i, c in enumerate(self.classes) if c in ("none", "side")]
         # the top-face classes, in order: asked for several times per window, so made once
         self.face_mask = np.array([c not in ("none", "side") for c in self.classes])
+        self._not_face = [int(i) for i in np.flatnonzero(~self.face_mask)]
 
     @property
     def net(self) -> cv2.dnn.Net:

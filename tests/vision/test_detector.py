@@ -207,7 +207,6 @@ def test_segmentation_is_classified_only_where_the_detector_looked():
     assert any(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) < 8 for d in again.dice)
 
 
-
 def test_a_window_is_near_a_detection_within_the_larger_side():
     """Nearness is measured in the larger of the two sides: a small window beside a large die's
     detection is near it, the same window further off is not, and with no detection nothing is."""
