@@ -185,6 +185,16 @@ def subsample(src: np.ndarray, shares: dict[int, float], seed: int) -> np.ndarra
     return keep
 
 
+def repeat(rows: np.ndarray, src: np.ndarray, times: dict[int, int]) -> np.ndarray:
+    """Training rows with each row of source ``s`` listed ``times[s]`` times, so a source that the newer
+    sets outnumber weighs as before. Applied after the validation split: no copy of a validation patch
+    is trained on, and the temperature is fitted on patches the network never saw."""
+    counts = np.ones(len(rows), int)
+    for number, n in times.items():
+        counts[src[rows] == number] = n
+    return np.repeat(rows, counts)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--patches", default="/tmp/dice_patches.npz")
@@ -205,6 +215,9 @@ def main() -> None:
     ap.add_argument("--subsample", nargs="*", default=[], metavar="SOURCE:SHARE",
                     help="keep only this share of a source's patches, e.g. 3:0.5 (rune55 outnumbered the webcam "
                          "set and weighed the older sets down: docs/log/classifier-new-sets-2026-11-27.md)")
+    ap.add_argument("--repeat", nargs="*", default=[], metavar="SOURCE:TIMES",
+                    help="train on a source's patches this many times an epoch, e.g. 1:2 (the webcam set, "
+                         "docs/log/classifier-round-4-2026-11-27.md)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=str(MODELS / "faces.onnx"))
     args = ap.parse_args()
@@ -225,6 +238,7 @@ def main() -> None:
     order = rng.permutation(len(y))
     n_val = len(y) // 10
     val, tr = order[:n_val], order[n_val:]
+    tr = repeat(tr, src, {n: round(t) for n, t in (parse_share(v) for v in args.repeat)})
     w1, w2, w3, w4 = (int(v) for v in args.widths.split(","))
     model = FaceNet((w1, w2, w3, w4), args.stride, args.strided_middle)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)

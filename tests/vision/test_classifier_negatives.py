@@ -1,5 +1,6 @@
-"""The classifier's training helpers: mined hard negatives (training/hard_negatives.py) and the share of a
-source's patches kept (train_faces.py --subsample). Marker ``train``: scripts/test-train runs them."""
+"""The classifier's training helpers: mined hard negatives (training/hard_negatives.py), the share of a
+source's patches kept (train_faces.py --subsample) and the sources trained on more than once a pass
+(--repeat). Marker ``train``: scripts/test-train runs them."""
 
 from __future__ import annotations
 
@@ -41,3 +42,14 @@ def test_subsample_keeps_the_share_of_one_source_and_all_of_the_others():
     assert keep[src == 0].all() and keep[src == 4].all()
     assert int(keep[src == 3].sum()) == 50
     assert (subsample(src, {3: 0.5}, seed=0) == keep).all()  # the same seed keeps the same patches
+
+
+def test_repeat_lists_one_sources_training_rows_again_and_leaves_the_rest():
+    pytest.importorskip("torch")
+    from training.train_faces import repeat
+
+    src = np.array([0, 1, 1, 2, 1, 0])
+    rows = np.array([5, 1, 3, 4])  # row 2 (a webcam patch) is a validation row: it must not come back
+    out = repeat(rows, src, {1: 2})
+    assert sorted(out.tolist()) == [1, 1, 3, 4, 4, 5]
+    assert repeat(rows, src, {}).tolist() == rows.tolist()
