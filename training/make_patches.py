@@ -257,6 +257,45 @@ def draw_marks(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Gener
     return marks
 
 
+def draw_coins(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Generator, n: int, side: float
+               ) -> list[tuple[float, float, float]]:
+    """Coins, tokens and chips on the tray away from the dice: plain discs near a die's size, which the
+    empty-tray reference shows as clearly as a die. A grey coin read as a 2 was a false die at the table
+    (round 4's log). Returns each disc's centre and diameter."""
+    h, w = frame.shape[:2]
+    discs = []
+    for _ in range(n):
+        r = side * float(rng.uniform(0.35, 0.7))
+        cx, cy = float(rng.uniform(r + 4, w - r - 4)), float(rng.uniform(r + 4, h - r - 4))
+        if any(math.dist((cx, cy), d.center) < 0.8 * d.size + r for d in drawn):
+            continue
+        kind = rng.random()
+        if kind < 0.4:  # silver: grey, a little blue or warm
+            g = float(rng.uniform(90, 215))
+            colour = (g + float(rng.uniform(-8, 15)), g, g - float(rng.uniform(-8, 15)))
+        elif kind < 0.65:  # copper, brass, gold
+            g = float(rng.uniform(70, 200))
+            colour = (g * 0.35, g * float(rng.uniform(0.55, 0.85)), g)
+        else:  # a token or a chip of any colour
+            colour = tuple(float(v) for v in rng.integers(0, 256, 3))
+        centre = (round(cx), round(cy))
+        radius = max(3, round(r))
+        if rng.random() < 0.5:  # its shadow
+            cv2.circle(frame, (centre[0] + 2, centre[1] + 2), radius, (0, 0, 0), -1, cv2.LINE_AA)
+        cv2.circle(frame, centre, radius, tuple(int(np.clip(v, 0, 255)) for v in colour), -1, cv2.LINE_AA)
+        if rng.random() < 0.6:  # a raised rim, or a chip's band of stripes
+            rim = tuple(int(np.clip(v * float(rng.uniform(0.6, 1.4)), 0, 255)) for v in colour)
+            cv2.circle(frame, centre, max(2, round(r * float(rng.uniform(0.7, 0.9)))), rim,
+                       max(1, round(r * 0.12)), cv2.LINE_AA)
+        if rng.random() < 0.5:  # a soft highlight from the lamp
+            spot = np.zeros(frame.shape[:2], np.float32)
+            cv2.circle(spot, (round(cx - r * 0.3), round(cy - r * 0.3)), max(2, round(r * 0.4)), 1.0, -1)
+            spot = cv2.GaussianBlur(spot, (0, 0), max(1.0, r * 0.3)) * float(rng.uniform(20, 70))
+            frame[:] = np.clip(frame + spot[..., None], 0, 255).astype(np.uint8)
+        discs.append((cx, cy, 2 * r))
+    return discs
+
+
 def real_looks(rng: np.random.Generator, dice: list[RenderDie], share: float
                ) -> tuple[list[RenderDie], tuple[float, float]]:
     """Dice as real ones look, on a share of them: marbled, translucent; and, on that share of frames,
@@ -286,8 +325,10 @@ def light_table(rng: np.random.Generator) -> tuple[tuple[int, int, int], float]:
 
 
 def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: float = 0.0, marks: int = 0,
-                     looks: float = 0.0, light: float = 0.0, tints: float = 0.0, symbols: float = 0.3) -> Patches:
+                     looks: float = 0.0, light: float = 0.0, tints: float = 0.0, symbols: float = 0.3,
+                     coins: int = 0) -> Patches:
     out = Patches()
+    coin_rng = np.random.default_rng(2)  # its own draws: without coins the patches stay as they were
     for seed in range(n_frames):
         n = int(rng.integers(1, 9))
         dice = random_dice(rng, n)
@@ -318,6 +359,12 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
             side = float(np.median([d.size for d in drawn])) if drawn else 40.0
             for mx, my in draw_marks(frame, drawn, rng, int(rng.integers(0, marks + 1)), side):
                 out.add(frame, mx, my, side * float(rng.uniform(0.9, 1.4)), float(rng.uniform(0, 90)), BG, None)
+        if coins > 0:
+            side = float(np.median([d.size for d in drawn])) if drawn else 40.0
+            for cx, cy, across in draw_coins(frame, drawn, coin_rng, int(coin_rng.integers(1, coins + 1)), side):
+                for _ in range(3):  # the windows a reader tries there: a die's size up to the whole disc and more
+                    out.add(frame, cx + float(coin_rng.normal(0, 0.1 * across)), cy + float(coin_rng.normal(0, 0.1 * across)),
+                            max(side, across) * float(coin_rng.uniform(0.8, 1.5)), float(coin_rng.uniform(0, 90)), BG, None)
         around_dice(out, frame, placed, rng, max(1, jitter // 3))
         between_dice(out, frame, placed, rng)
         proposals(out, frame, placed, rng)
@@ -341,6 +388,8 @@ def main() -> None:
                     help="share of rendered frames on a pale table, often with wood grain")
     ap.add_argument("--tints", type=float, default=0.0,
                     help="share of rendered dice of any body colour, with pips of any colour and size")
+    ap.add_argument("--coins", type=int, default=0,
+                    help="up to this many coins, tokens and chips per rendered frame, as 'none'")
     ap.add_argument("--symbols", type=float, default=0.3,
                     help="share of rendered dice turned into a symbol face, besides the 1 in 7 drawn so")
     ap.add_argument("--sets", nargs="*", default=[], choices=HINTED,
@@ -365,7 +414,7 @@ def main() -> None:
     for name in ("nell-byler-d6", "matteop65-webcam", "rendered", *args.sets):
         if name == "rendered":
             p = rendered_patches(args.rendered, rng, args.jitter, args.odd_pips, args.marks, args.looks,
-                                 args.light, args.tints, args.symbols)
+                                 args.light, args.tints, args.symbols, args.coins)
         else:
             stems = dev_split()[name][0] if args.dev else split[name]["train"]
             p = real_patches(name, stems, rng, args.jitter)

@@ -100,9 +100,23 @@ def recolour(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return lo + span * x
 
 
-def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0,
-            recolour_share: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
+def dimmed(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Patches as a dim room leaves them after the reader's exposure step (``vision/exposure.py``): the
+    camera's 8 bits spread over a fraction of their range, with its noise, and scaled back up. Per-patch
+    standardisation takes care of the darkness; the coarse steps and the noise are what remain."""
     n = x.shape[0]
+    light = 0.3 + 0.4 * torch.rand(n, 1, 1, 1, generator=g)
+    noise = torch.rand(n, 1, 1, 1, generator=g) * 1.5 * torch.randn(x.shape, generator=g)
+    return (torch.floor((x * 255.0 * light + noise).clamp(0, 255)) / (255.0 * light)).clamp(0, 1)
+
+
+def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0,
+            recolour_share: float = 0.0, dim: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
+    n = x.shape[0]
+    if dim > 0:  # (no draws from g without it: the default training stays as it was)
+        dark = torch.rand(n, generator=g) < dim
+        if bool(dark.any()):
+            x[dark] = dimmed(x[dark], g)
     if recolour_share > 0:  # (no draws from g without it: the default training stays as it was)
         rc = torch.rand(n, generator=g) < recolour_share
         if bool(rc.any()):
@@ -208,6 +222,8 @@ def main() -> None:
     ap.add_argument("--blur", type=float, default=0.0, help="share of patches shrunk and enlarged again")
     ap.add_argument("--recolour", type=float, default=0.0,
                     help="share of patches whose channels are each mapped by a random line (any die colour)")
+    ap.add_argument("--dim", type=float, default=0.0,
+                    help="share of patches seen as in a dim room: coarse 8-bit steps and noise, brightened again")
     ap.add_argument("--focal", type=float, default=0.0, help="focal-loss exponent: weight on hard patches")
     ap.add_argument("--drop-source", type=int, nargs="*", default=[],
                     help="leave out patches of these sources (make_patches.py: 0 nell-byler-d6, "
@@ -252,7 +268,7 @@ def main() -> None:
         total = 0.0
         for i in range(0, len(perm), 128):
             idx = perm[i : i + 128]
-            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour)
+            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour, args.dim)
             logits, _, pred = model(xa)
             each = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1,
                                                reduction="none")

@@ -1,6 +1,7 @@
 """The classifier's training helpers: mined hard negatives (training/hard_negatives.py), the share of a
-source's patches kept (train_faces.py --subsample) and the sources trained on more than once a pass
-(--repeat). Marker ``train``: scripts/test-train runs them."""
+source's patches kept (train_faces.py --subsample), the sources trained on more than once a pass
+(--repeat), rendered coins (make_patches.py --coins) and dim-light patches (--dim). Marker ``train``:
+scripts/test-train runs them."""
 
 from __future__ import annotations
 
@@ -53,3 +54,40 @@ def test_repeat_lists_one_sources_training_rows_again_and_leaves_the_rest():
     out = repeat(rows, src, {1: 2})
     assert sorted(out.tolist()) == [1, 1, 3, 4, 4, 5]
     assert repeat(rows, src, {}).tolist() == rows.tolist()
+
+
+def test_coins_are_drawn_off_the_dice_and_their_windows_are_not_a_die():
+    from companion.vision.render import RenderDie, render_dice
+    from training.make_patches import BG, draw_coins, rendered_patches
+
+    frame, drawn = render_dice([RenderDie(v) for v in (2, 5)], seed=3, size=(640, 480), die_size=50)
+    before = frame.copy()
+    discs = draw_coins(frame, drawn, np.random.default_rng(0), 6, 50.0)
+    assert discs and not np.array_equal(frame, before)
+    for cx, cy, across in discs:
+        assert 0.7 * 50 <= across <= 1.4 * 50
+        assert all(np.hypot(cx - d.center[0], cy - d.center[1]) >= 0.8 * d.size + across / 2 for d in drawn)
+        assert frame[round(cy), round(cx)].tolist() != before[round(cy), round(cx)].tolist()
+    # without --coins the rendered patches are exactly those made before the option existed
+    plain = rendered_patches(4, np.random.default_rng(7), 12)
+    again = rendered_patches(4, np.random.default_rng(7), 12, coins=0)
+    with_coins = rendered_patches(4, np.random.default_rng(7), 12, coins=3)
+    assert all(np.array_equal(a, b) for a, b in zip(plain.x, again.x, strict=True))
+    # (segmentation's windows draw from the same generator, so the frames after the first differ)
+    assert with_coins.y.count(BG) >= plain.y.count(BG) + 3
+
+
+def test_dimmed_patches_keep_their_picture_in_coarser_steps():
+    torch = pytest.importorskip("torch")
+    from training.train_faces import augment, dimmed
+
+    g = torch.Generator().manual_seed(0)
+    x = torch.linspace(0, 1, 32 * 32 * 3).reshape(1, 3, 32, 32).repeat(64, 1, 1, 1)
+    d = dimmed(x.clone(), g)
+    assert d.shape == x.shape and float(d.min()) >= 0 and float(d.max()) <= 1
+    assert float((d - x).abs().mean()) < 0.02  # the same picture...
+    assert all(len(torch.unique(d[i])) < len(torch.unique(x[i])) for i in range(64))  # ... in fewer levels
+    # augment draws nothing for it without --dim: the default training stays as it was
+    a = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1))[0]
+    b = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1), dim=0.0)[0]
+    assert torch.equal(a, b)
