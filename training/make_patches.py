@@ -277,7 +277,8 @@ def draw_coins(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Gener
             g = float(rng.uniform(70, 200))
             colour = (g * 0.35, g * float(rng.uniform(0.55, 0.85)), g)
         else:  # a token or a chip of any colour
-            colour = tuple(float(v) for v in rng.integers(0, 256, 3))
+            b, gr, rd = (float(v) for v in rng.integers(0, 256, 3))
+            colour = (b, gr, rd)
         centre = (round(cx), round(cy))
         radius = max(3, round(r))
         if rng.random() < 0.5:  # its shadow
@@ -363,8 +364,9 @@ def rendered_patches(n_frames: int, rng: np.random.Generator, jitter: int, odd: 
             side = float(np.median([d.size for d in drawn])) if drawn else 40.0
             for cx, cy, across in draw_coins(frame, drawn, coin_rng, int(coin_rng.integers(1, coins + 1)), side):
                 for _ in range(3):  # the windows a reader tries there: a die's size up to the whole disc and more
-                    out.add(frame, cx + float(coin_rng.normal(0, 0.1 * across)), cy + float(coin_rng.normal(0, 0.1 * across)),
-                            max(side, across) * float(coin_rng.uniform(0.8, 1.5)), float(coin_rng.uniform(0, 90)), BG, None)
+                    x, y = cx + float(coin_rng.normal(0, 0.1 * across)), cy + float(coin_rng.normal(0, 0.1 * across))
+                    size = max(side, across) * float(coin_rng.uniform(0.8, 1.5))
+                    out.add(frame, x, y, size, float(coin_rng.uniform(0, 90)), BG, None)
         around_dice(out, frame, placed, rng, max(1, jitter // 3))
         between_dice(out, frame, placed, rng)
         proposals(out, frame, placed, rng)
