@@ -284,7 +284,7 @@ def draw_coins(frame: np.ndarray, drawn: list[RenderedDie], rng: np.random.Gener
         if rng.random() < 0.5:  # its shadow
             cv2.circle(frame, (centre[0] + 2, centre[1] + 2), radius, (0, 0, 0), -1, cv2.LINE_AA)
         cv2.circle(frame, centre, radius, tuple(int(np.clip(v, 0, 255)) for v in colour), -1, cv2.LINE_AA)
-        if rng.random() < 0.6:  # a raised rim, or a chip's band of stripes
+        if rng.random() < 0.6:  # a raised rim, or a chip's coloured band
             rim = tuple(int(np.clip(v * float(rng.uniform(0.6, 1.4)), 0, 255)) for v in colour)
             cv2.circle(frame, centre, max(2, round(r * float(rng.uniform(0.7, 0.9)))), rim,
                        max(1, round(r * 0.12)), cv2.LINE_AA)

@@ -24,7 +24,6 @@ def fixtures() -> Path:
     return FIXTURES
 
 
-
 SeenAs = Callable[[DiceReader, tuple[float, float], float, dict[str, float]], None]
 
 
