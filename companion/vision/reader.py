@@ -56,6 +56,10 @@ _SEARCH = [(dx, dy, 0.75) for dx in (-0.2, 0.0, 0.2) for dy in (-0.2, 0.0, 0.2)]
 MAX_LOST = 2  # windows searched around per frame, at most, the likeliest first (time)
 # With the detector one is enough: a second read none of the dev photos differently (docs/log/speed-2026-11-27.md).
 MAX_LOST_WITH_DETECTOR = 1
+# With the detector, a lost window is searched around only near a detection at least this likely that
+# no die explains: the nell-byler-d6 tray's two corner screws (detections 0.17-0.33) cost nine windows
+# a frame for nothing, and no dev reading changed (docs/log/speed-2026-11-28.md).
+SEARCH_NEAR_DETECTION = 0.35
 FOUND_SCORE = 0.9  # a die found by that search must be this surely a die (it was missed once already)
 RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
 NOT_NEAR = 0.9  # windows at least this surely "not a die" (no die near) are not moved
@@ -472,11 +476,17 @@ class DiceReader:
                      ) -> list[_Window]:
         """A window near a die (not "none") that led to no die at all is searched around: shifted a
         quarter window each way and shrunk. The offset the network gives is least reliable for
-        a window much larger than the die or far off its top face, and a die lost here is a miss."""
+        a window much larger than the die or far off its top face, and a die lost here is a miss.
+        With the detector, only where it saw a die that none found explains (``SEARCH_NEAR_DETECTION``)."""
         dice = [w for w in found if self._die_score(w.probs) >= DIE_SCORE]
         lost = [w for w in first if w.probs[self.classifier.none_class] <= NOT_NEAR
                 and not any(np.hypot(w.cx - d.cx, w.cy - d.cy) < 0.5 * w.size for d in dice)]
         most = MAX_LOST if self.detector is None else MAX_LOST_WITH_DETECTOR
+        if self.detector is not None:
+            unexplained = [d for d in self.last_detections if d.score >= SEARCH_NEAR_DETECTION
+                           and not any(np.hypot(d.cx - k.cx, d.cy - k.cy) < 0.5 * max(d.size, k.size) for k in dice)]
+            lost = [w for w in lost
+                    if any(np.hypot(w.cx - d.cx, w.cy - d.cy) < 0.5 * max(w.size, d.size) for d in unexplained)]
         lost = sorted(lost, key=lambda w: float(w.probs[self.classifier.none_class]))[:most]  # likeliest first
         variants: list[tuple[float, float, float, np.ndarray]] = []
         for w in lost:

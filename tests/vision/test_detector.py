@@ -221,6 +221,38 @@ def test_a_window_is_near_a_detection_within_the_larger_side():
     assert _near_detections([], dets).tolist() == []
 
 
+def test_a_lost_window_is_searched_only_near_a_likely_detection_no_die_explains(monkeypatch):
+    """With the detector, the costly search around a window that led to no die runs only where a
+    detection at least ``SEARCH_NEAR_DETECTION`` likely has no die yet: not beside a tray screw the
+    detector barely doubts, nor beside a detection a found die already explains."""
+    from companion.vision.reader import _SEARCH, SEARCH_NEAR_DETECTION, _Window
+
+    reader = DiceReader(detector=_Stub([]))  # type: ignore[arg-type]
+    classes = reader.classifier.classes
+
+    def window(x: float, y: float, likely: str) -> _Window:
+        probs = np.full(len(classes), 0.01, np.float32)
+        probs[classes.index(likely)] = 1.0 - 0.01 * (len(classes) - 1)
+        return _Window(x, y, 40.0, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
+                       np.zeros(3, np.float32))
+
+    asked: list[int] = []
+    def classify(wins: list, prof: object) -> list[_Window]:
+        asked.append(len(wins))
+        return [window(w[0], w[1], "none") for w in wins]
+
+    monkeypatch.setattr(reader, "_classify", classify)
+    frame = np.zeros((400, 400, 3), np.uint8)
+    lost, die = window(100.0, 100.0, "side"), window(300.0, 300.0, "3")
+    for score, at, searched in [(SEARCH_NEAR_DETECTION - 0.05, (100.0, 100.0), False),
+                                (SEARCH_NEAR_DETECTION + 0.05, (100.0, 100.0), True),
+                                (0.95, (300.0, 300.0), False)]:
+        asked.clear()
+        reader.last_detections = [Detection(at[0], at[1], 44.0, score)]
+        reader._search_lost(frame, [lost, die], [die], None)
+        assert asked == ([len(_SEARCH)] if searched else []), (score, at)
+
+
 def _four_dice_and_bare_felt(monkeypatch: pytest.MonkeyPatch, seen_as) -> tuple[DiceReader, np.ndarray, list]:
     """Four dice the detector is sure of and a doubtful detection on bare felt, which the classifier is
     made to take for a die (a stand-in: models differ in what they make of bare felt) and to be surer
