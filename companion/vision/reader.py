@@ -12,8 +12,9 @@
 With a ``detector`` (``detector.py``, a learned die finder; on in the daemon, ``USE_DETECTOR``): where
 segmentation sizes the dice as the detector does, segmentation's reading stands and the detector adds
 the dice away from it; where it does not (close-ups), segmentation proposes again at the detector's
-size and both are classified together. A die found with the detector's help needs a second witness
-(pips counted, a sure reading or a sure detection); one the classifier calls no die is kept only when
+size and both are classified together, the detector's doubts too. A die found with the detector's help
+needs a second witness (pips counted, a sure reading or a sure detection; a sure reading where the
+detector only doubts it); one the classifier calls no die is kept only when
 the detector is sure of it (its confidence then stays low, so the tablet asks) or the empty tray
 (``empty_tray.py``, from the calibration) shows something there that the classifier half believes.
 Without a detector the empty tray sizes the dice and its changed places are searched for dice the
@@ -339,8 +340,8 @@ class DiceReader:
         shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
                                                 if empty is not None else [])
         self._shown = shown
-        # A doubtful detection is proposed only where the empty tray shows something: alone, the
-        # classifier takes too many tray corners and props among them for dice (the dev photos).
+        # Where segmentation sized the dice, a doubtful detection is proposed only where the empty tray
+        # shows something: alone, the classifier takes too many tray corners and props for dice (the dev photos).
         proposed = [d for d in dets if d.score >= self.detector.threshold or self._shown_near(d.cx, d.cy, d.size)]
         if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
             # Segmentation sized the dice as the detector did: its reading stands (as without a
@@ -361,9 +362,11 @@ class DiceReader:
             dice = base + added
         else:
             # Segmentation misjudged the dice's size (close-ups, touching dice): it proposes again at
-            # the detector's, and every die needs a second witness.
+            # the detector's, and every die needs a second witness. The detector is then the one finder
+            # that sized the dice, so its doubts are proposed too (``_witnessed`` asks more of them):
+            # on the dev close-ups and crops, dice it scored 0.15-0.2 were read surely and otherwise lost.
             witness, side = self._proposals(frame, hint)
-            added = self._detector_dice(frame, proposed, witness, prof, die_size)
+            added = self._detector_dice(frame, dets, witness, prof, die_size)
             dice = added
         self._needs_witness = {id(w) for w in added}
         looked: list[tuple[float, float, float]] = []
@@ -419,8 +422,16 @@ class DiceReader:
         count, a reading sure enough to be answered, or the detector sure of a die there. Tray screws
         and desk clutter that a detector window shows the classifier get none of these (the dev
         photos). The empty tray is no witness: it shows that something lies there (a coin, say), not
-        that it is a die."""
-        return die.pips is not None or die.confidence >= UNCERTAIN or self._detected(die) >= SURE_DETECTION
+        that it is a die. Where the detector only doubts a die (below its threshold) and the empty
+        tray shows nothing, only a sure reading will do: one blob is enough for a pip count of 1, and
+        in close-ups such counts let felt and tray edges in (the dev photos)."""
+        if die.confidence >= UNCERTAIN:
+            return True
+        detected = self._detected(die)
+        assert self.detector is not None
+        if 0 < detected < self.detector.threshold and not self._shown_near(*die.center, die.box[2] - die.box[0]):
+            return False
+        return die.pips is not None or detected >= SURE_DETECTION
 
     def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
                         prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:

@@ -163,6 +163,37 @@ def test_a_die_found_with_the_detector_needs_a_second_witness(det_reader):
     assert not det_reader._witnessed(doubtful)
 
 
+def test_where_the_detector_only_doubts_a_die_only_a_sure_reading_vouches_for_it(det_reader):
+    """A pip count is no witness for a die the detector scored below its threshold, unless the empty
+    tray shows something there: one blob makes a count of 1."""
+    det_reader.read(np.zeros((120, 120, 3), np.uint8))  # resets what the last frame showed
+    counted = DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.6, "white", pips=4)
+    det_reader.last_detections = [Detection(52.0, 49.0, 30.0, det_reader.detector.threshold)]
+    assert det_reader._witnessed(counted)
+    det_reader.last_detections = [Detection(52.0, 49.0, 30.0, det_reader.detector.threshold - 0.05)]
+    assert not det_reader._witnessed(counted)
+    assert det_reader._witnessed(DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.95, "white"))
+    det_reader._shown = [(50.0, 50.0, 30.0)]
+    assert det_reader._witnessed(counted)
+    det_reader._shown = []
+
+
+def test_in_a_close_up_the_detectors_doubts_are_proposed(monkeypatch):
+    """Where segmentation misjudged the dice's size, the detector is the one finder that sized them:
+    a die it only doubts is proposed too, and kept when the classifier reads it surely."""
+    scene = Scene(die_size=40.0, background=(40, 70, 110))
+    frame, drawn = render_scene([RenderDie(v) for v in (2, 5, 6)], scene, seed=5)
+    dets = [Detection(d.center[0], d.center[1], 44.0, s) for d, s in zip(drawn, (0.9, 0.9, 0.15), strict=True)]
+    reader = DiceReader(detector=_Stub(dets))  # type: ignore[arg-type]
+    # segmentation sees dice five times the detector's and no window at the detector's size
+    monkeypatch.setattr(reader, "_proposals", lambda frame, die_size: ([], 220.0))
+    reading = reader.read(frame)
+    assert len(reading.dice) == 3
+    doubted = drawn[2].center
+    assert any(np.hypot(d.center[0] - doubted[0], d.center[1] - doubted[1]) < 8 and d.value == 6
+               for d in reading.dice)
+
+
 def test_the_daemon_reads_with_the_detector():
     from companion.vision import reader as module
 
