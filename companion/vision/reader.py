@@ -59,7 +59,7 @@ MAX_LOST = 2  # windows searched around per frame, at most, the likeliest first 
 MAX_LOST_WITH_DETECTOR = 1
 # With the detector, a lost window is searched around only near a detection at least this likely that
 # no die explains: the nell-byler-d6 tray's two corner screws (detections 0.17-0.33) cost nine windows
-# a frame for nothing, and no dev reading changed (docs/log/speed-2026-11-28.md).
+# a frame for nothing, and no dev reading changed (docs/log/reader-2026-11-28.md).
 SEARCH_NEAR_DETECTION = 0.35
 FOUND_SCORE = 0.9  # a die found by that search must be this surely a die (it was missed once already)
 RECENTRE_STEPS = 2  # times a window is moved onto the top face the network points at
