@@ -94,11 +94,6 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
-# The pip count confirms the network's answer but cannot make it sure alone: on dice whose pips barely
-# stand out (dark translucent dice with red pips) the counter misses pips and lands on the very face
-# the network half believes, and Bayes' rule, which takes the two for independent, then answered
-# wrongly at 0.93-0.95. A die the network gives less than this stays below ``UNCERTAIN``.
-SURE_NETWORK = 0.7
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -565,8 +560,6 @@ class DiceReader:
         value = FACES[best]
         p_face = float(network[best])
         conf = float(face_probs[best]) * kept * min(1.0, self._die_score(w.probs) / 0.9)
-        if p_face < SURE_NETWORK:
-            conf = min(conf, UNCERTAIN * p_face / SURE_NETWORK)
         half = w.size / 2.2
         h, wd = frame.shape[:2]
         box = (max(0, int(w.cx - half)), max(0, int(w.cy - half)),

@@ -49,27 +49,3 @@ def test_a_reader_can_weigh_counts_by_other_error_counts():
     assert _pip_likelihood(4)[FACES.index(4)] < 31 * _pip_likelihood(4)[FACES.index(6)]
     assert np.array_equal(DiceReader()._pip_given_face, pip_given_face(PIP_COUNTS))
     assert np.array_equal(DiceReader(pip_counts=np.diag([1000] * 6))._pip_given_face, sure)
-
-
-def test_a_pip_count_alone_cannot_make_a_half_believed_face_sure():
-    """The network half believes a 2 and the counter counts 2 pips: the weighed answer is 2, but it
-    stays below ``UNCERTAIN`` (the tablet asks), since the two fail together on low-contrast pips. A
-    face the network itself is at least ``SURE_NETWORK`` sure of keeps the weighed confidence."""
-    from companion.vision.reader import SURE_NETWORK, UNCERTAIN, _Window
-
-    reader = DiceReader()
-    frame, drawn = render_dice([RenderDie(2, "white")], seed=3, die_size=48)
-    d = drawn[0]
-    probs = np.zeros(len(reader.classifier.classes), np.float32)
-    probs[reader.classifier.classes.index("2")] = 1.0  # surely a die (the face share is given below)
-    w = _Window(d.center[0], d.center[1], d.size * 1.15, probs, np.zeros(8, np.float32),
-                np.zeros((32, 32, 3), np.uint8), np.zeros(3, np.float32))
-    two = FACES.index(2)
-    for believed, sure in [(SURE_NETWORK - 0.1, False), (SURE_NETWORK + 0.05, True)]:
-        network = np.full(len(FACES), (1.0 - believed) / (len(FACES) - 1), np.float32)
-        network[two] = believed
-        weighed = network * _pip_likelihood(2)
-        weighed /= weighed.sum()
-        assert weighed[two] >= UNCERTAIN  # the count alone would make it sure
-        die = reader._read_die(frame, w, weighed, network, 2, 1.0)
-        assert die.value == 2 and (die.confidence >= UNCERTAIN) == sure
