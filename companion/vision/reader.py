@@ -340,10 +340,11 @@ class DiceReader:
         shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
                                                 if empty is not None else [])
         self._shown = shown
-        # Where segmentation sized the dice, a doubtful detection is proposed only where the empty tray
-        # shows something: alone, the classifier takes too many tray corners and props for dice (the dev photos).
-        proposed = [d for d in dets if d.score >= self.detector.threshold or self._shown_near(d.cx, d.cy, d.size)]
         if die_size is not None or hint is None or HINT_RANGE[0] * side <= hint <= HINT_RANGE[1] * side:
+            # A doubtful detection is proposed here only where the empty tray shows something: alone, the
+            # classifier takes too many tray corners and props for dice (the dev photos).
+            proposed = [d for d in dets
+                        if d.score >= self.detector.threshold or self._shown_near(d.cx, d.cy, d.size)]
             # Segmentation sized the dice as the detector did: its reading stands (as without a
             # detector), and the detector adds the dice it missed, each needing a second witness.
             witness = [w for w, near in zip(witness, _near_detections(witness, dets), strict=True) if near]
