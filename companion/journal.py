@@ -126,6 +126,18 @@ class Journal:
         if refuse is None:
             self._note_high_water()
 
+    @classmethod
+    def in_memory(cls, copy: Path, *, refuse: str) -> Journal:
+        """A journal that takes no writes, holding the journal at ``copy`` (a copy, with its write-ahead
+        log) in memory: for a journal whose folder is read-only, where SQLite cannot open it in place."""
+        journal = cls(":memory:", refuse=refuse)
+        source = sqlite3.connect(str(copy))
+        try:
+            source.backup(journal._db)
+        finally:
+            source.close()
+        return journal
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

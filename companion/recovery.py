@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import shutil
 import sqlite3
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.backups import FOLDER, describe, newest_good, newest_ids
-from companion.integrity import Verdict, inspect, journal_files
+from companion.integrity import Verdict, copy_of, inspect, journal_files
 from companion.journal import Journal, JournalUnavailable, high_water_path, write_high_water
 from companion.salvage import Salvage, salvage
 
@@ -76,15 +75,14 @@ def open_journal(path: Path, *, writable: bool = True) -> Opened:
     for note in verdict.notes:
         log.warning("journal: %s", note)
     if not writable:
-        # a read-only disk: play back a copy of it, take nothing new
-        folder = Path(tempfile.mkdtemp(prefix="companion-readonly-"))
-        for source in journal_files(path):
-            shutil.copyfile(source, folder / source.name)
+        # a read-only disk: play back a copy of it in memory, take nothing new (a copy on disk would be
+        # left behind in the temporary folder by every start until the disk is fixed)
         refused = (
             f"the data folder {path.parent} is read-only, so nothing new can be saved; the games are shown "
             "as they were. Fix the disk and restart the companion."
         )
-        return Opened(Journal(folder / path.name, refuse=refused), verdict, refused)
+        with copy_of(path) as copy:
+            return Opened(Journal.in_memory(copy, refuse=refused), verdict, refused)
     return Opened(Journal(path), verdict)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 
@@ -164,11 +165,16 @@ def test_a_full_disk_refuses_the_input_with_503_and_changes_nothing(tmp_path: Pa
     journal.close()
 
 
-def test_a_read_only_folder_shows_the_games_and_refuses_inputs(tmp_path: Path) -> None:
-    journal, _ = played(tmp_path, 2)
+def test_a_read_only_folder_shows_the_games_and_refuses_inputs(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    journal, _ = played(tmp_path / "data", 2)
     journal.close()
-    opened = open_journal(tmp_path / "companion.sqlite3", writable=False)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    opened = open_journal(tmp_path / "data" / "companion.sqlite3", writable=False)
     assert opened.refused and "read-only" in opened.refused
+    assert not any(scratch.iterdir())  # the copy is in memory: every start would otherwise leave one behind
     table = Table(opened.journal)
     assert table.view()["game"] is not None  # the open game is shown
     with pytest.raises(JournalUnavailable):
