@@ -17,6 +17,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -109,6 +110,7 @@ def full_and_read_only(inputs: int = 20) -> dict[str, Any]:
                     input_message=(answer or {}).get("error", "")[:100] if isinstance(answer, dict) else "",
                 )
             daemon.stop()
+            shutil.rmtree(Path(daemon.log.name).parent, ignore_errors=True)  # its config and log
             out["read_only"] = ro
         finally:
             _umount(point)
