@@ -3,7 +3,8 @@
 The guided calibration (roll the set a few times, confirm each reading on the tablet) and the
 ``companion dice calibrate DIR`` command both end here. Each confirmed die gives the patch the reader
 itself would cut for it; windows well away from every die become "not a die" examples, so the table's
-own tray, walls and props are learnt too. Those the reader itself takes for dice come first.
+own tray, walls and props are learnt too (those the reader itself takes for dice first), and small
+windows on each die's pips become "side" examples, so that a pip is not learnt to be a 1.
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ from companion.vision.reader import DiceReader, DieReading
 
 NOT_A_DIE = 7
 MAX_BACKGROUND_PER_IMAGE = 12
+# "side" windows on a labelled die's pips (``add_pip_windows``): this share of the die wide, at its
+# centre and this share of its side towards each corner (a 1's pip, the corner pips of the others)
+PIP_WINDOW = 0.45
+PIP_SHIFT = 0.25
+PIP_PLACES = ((0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 def class_of(value: int | str) -> int:
@@ -51,8 +57,25 @@ def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
         profile.add(patch(frame, lab.center[0], lab.center[1], size, reader.classifier.patch),
                     class_of(lab.value), view=bool(near))
         sizes.append(size / 1.1)
+    add_pip_windows(profile, reader, frame, [(lab.center, lab.size) for lab in labels])
     add_background(profile, reader, frame, [(lab.center, lab.size) for lab in labels], wins)
     return sizes
+
+
+def add_pip_windows(profile: Profile, reader: DiceReader, frame: np.ndarray,
+                    dice: Sequence[tuple[tuple[float, float], float]]) -> int:
+    """Windows a little under half a die wide on each die's centre and towards its corners, taught as
+    "side" (a window on a die that is not its top face, as in training). In a close-up one pip fills
+    such a window the way a 1's face fills a die's: a profile of the table's faces alone taught the last
+    layer that these are 1s, and the reader found extra dice on the pips of dice it had never seen."""
+    if "side" not in reader.classifier.classes:
+        return 0
+    side_class = reader.classifier.classes.index("side")
+    for (cx, cy), size in dice:
+        for dx, dy in PIP_PLACES:
+            x, y = cx + dx * PIP_SHIFT * size, cy + dy * PIP_SHIFT * size
+            profile.add(patch(frame, x, y, size * PIP_WINDOW, reader.classifier.patch), side_class)
+    return len(dice) * len(PIP_PLACES)
 
 
 def add_background(profile: Profile, reader: DiceReader, frame: np.ndarray,

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.atomic_file import remove_file, replace_file
 from companion.vision.profile_adapt import Profile
-from companion.vision.profile_build import add_background, add_confirmed
+from companion.vision.profile_build import add_background, add_confirmed, add_pip_windows
 from companion.vision.reader import DiceReader, Reading
 
 log = logging.getLogger(__name__)
@@ -43,8 +43,8 @@ class TableProfile:
         ``most_corrected``: 1.0 when the faces were given die by die on this very reading (the guided
         calibration), so that dice the reader gets mostly wrong, the ones most worth learning, are learnt.
         ``background``: every die in view is in the reading (the whole set rolled, its count known), so
-        windows away from them are learnt as "not a die" too. Not for a game's roll: dice set aside
-        may lie in view."""
+        windows away from them are learnt as "not a die" too, and windows on their pips as "side" (not a
+        top face). Not for a game's roll: dice set aside may lie in view."""
         if frame is None or len(faces) != len(reading.dice) or not faces:
             return 0
         changed = sum(1 for d, f in zip(reading.dice, faces, strict=True) if str(d.value) != str(f))
@@ -56,7 +56,9 @@ class TableProfile:
         for die, face in zip(reading.dice, faces, strict=True):
             add_confirmed(grown, reader, frame, die, face)
         if background:
-            add_background(grown, reader, frame, [(d.center, float(d.box[2] - d.box[0])) for d in reading.dice])
+            dice = [(d.center, float(d.box[2] - d.box[0])) for d in reading.dice]
+            add_pip_windows(grown, reader, frame, dice)
+            add_background(grown, reader, frame, dice)
         if len(grown) > MAX_PATCHES:
             keep = slice(len(grown) - MAX_PATCHES, None)
             grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep])

@@ -228,3 +228,30 @@ def test_a_whole_set_in_view_teaches_the_rest_of_the_tray_as_not_a_die(reader, t
     assert labels[:2] == [f - 1 for f in faces] and NOT_A_DIE in labels[2:]
     background = [p for p, lab in zip(taught.profile.patches, labels, strict=True) if lab == NOT_A_DIE]
     assert len(background) <= MAX_BACKGROUND_PER_IMAGE
+
+
+def test_a_calibration_teaches_small_windows_on_a_dies_pips_as_no_top_face(reader, tmp_path):
+    """In a close-up one pip fills a small window as a 1's face fills a die's, and a profile of the table's
+    faces alone taught the last layer to read such windows as 1s (docs/log/calibration-2026-11-28.md).
+    So each labelled die of a calibration also gives windows on its pips, labelled "side"; a game's roll
+    (dice set aside may lie in view) gives none."""
+    from companion.vision.evaluate import LabelledDie
+    from companion.vision.profile_build import PIP_PLACES, PIP_WINDOW
+    from companion.vision.profile_store import TableProfile
+
+    side = reader.classifier.classes.index("side")
+    frames = [render_dice([RenderDie(f, "white") for f in (5, 6, 4)], seed=s, die_size=150) for s in range(2)]
+    photos = [(frame, [LabelledDie(d.face, d.center, d.size) for d in drawn]) for frame, drawn in frames]
+    profile = build_profile(reader, photos)
+    assert profile.labels.count(side) == 6 * len(PIP_PLACES)
+    frame, labels = photos[0]
+    middle = patch(frame, *labels[0].center, labels[0].size * PIP_WINDOW, reader.classifier.patch)
+    taught_side = [p for p, lab in zip(profile.patches, profile.labels, strict=True) if lab == side]
+    assert any(np.array_equal(middle, p) for p in taught_side)
+    # the guided calibration with the set's count known teaches them too, a game's roll does not
+    reading = reader.read(frame, expected=3)
+    faces = [d.value for d in reading.dice]
+    game, taught = TableProfile(tmp_path / "game.npz"), TableProfile(tmp_path / "taught.npz")
+    assert game.learn(reader, frame, reading, faces) == 3 and side not in game.profile.labels
+    assert taught.learn(reader, frame, reading, faces, background=True) == 3
+    assert taught.profile.labels.count(side) == 3 * len(PIP_PLACES)
