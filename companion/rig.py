@@ -460,7 +460,7 @@ class Rig:
         out: dict[str, Any] = calibration.status() if calibration is not None else {"active": False}
         out["can_roll"] = self.mock and self.camera is not None
         out["has_camera"] = self.camera is not None or self.watcher is not None
-        out["learnt"] = None if self.profile is None else len(self.profile.profile)
+        out["learnt"] = None if self.profile is None else self.profile.profile.dice
         out["saved"] = self.profile_path.exists()
         out["own_model"] = self.table_model.status() if self.table_model is not None else None
         out["empty"] = self.reference.status()

@@ -47,6 +47,12 @@ class Profile:
     def __len__(self) -> int:
         return len(self.labels)
 
+    @property
+    def dice(self) -> int:
+        """How many patches are pictures of the table's dice (a top face), leaving out the "not a die"
+        and "side" windows a calibration learns beside them: what the tablet reports as kept."""
+        return sum(1 for lab in self.labels if 0 <= lab <= SYMBOL)
+
     def add(self, patch: np.ndarray, label: int, *, view: bool = False) -> None:
         """Keep one confirmed patch (class index as in the classifier); ``view``: another patch of the
         die added just before (it counts once when judging what the table's dice show)."""
