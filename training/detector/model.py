@@ -28,13 +28,16 @@ class DieNet(nn.Module):
     heatmap logit, dx, dy, log size.
 
     ``widths``: channels at strides 2, 4, 8 and 16 and of the two upsampling stages; ``deep8``: a
-    second convolution at stride 8. The defaults are the shipped network; ``slim()`` has about half
+    second convolution at stride 8; ``deep32``: a stage at stride 32. The defaults are the shipped network; ``slim()`` has about half
     its multiply-adds (the reader's time: ``docs/log/speed-2026-11-27.md``)."""
 
     def __init__(self, widths: tuple[int, int, int, int, int, int] = (16, 32, 48, 64, 48, 24),
-                 deep8: bool = True) -> None:
+                 deep8: bool = True, deep32: bool = False) -> None:
         super().__init__()
         c2, c4, c8, c16, u8, u4 = widths
+        # ``deep32``: two convolutions at stride 32 added back onto stride 16, so that a cell sees about
+        # 200 px of the input, not 111: a close-up's die can be half the frame (S then a multiple of 32)
+        self.s32 = nn.Sequential(_conv(c16, c16, 2), _conv(c16, c16)) if deep32 else None
         self.s2 = _conv(3, c2, 2)
         self.s4 = _conv(c2, c4, 2)
         self.s8 = nn.Sequential(_conv(c4, c8, 2), _conv(c8, c8)) if deep8 else nn.Sequential(_conv(c4, c8, 2))
@@ -51,6 +54,8 @@ class DieNet(nn.Module):
         f4 = self.s4(self.s2(x))
         f8 = self.s8(f4)
         f16 = self.s16(f8)
+        if self.s32 is not None:
+            f16 = f16 + self.up(self.s32(f16))
         u8 = self.up8(torch.cat([self.up(f16), f8], 1))
         u4 = self.up4(torch.cat([self.up(u8), f4], 1))
         out: torch.Tensor = self.head(u4)

@@ -175,6 +175,8 @@ def main() -> int:
                     help="share of a real set's draws taken from photos with hard negatives")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
+    ap.add_argument("--deep32", action="store_true",
+                    help="a stage at stride 32 (a wider view for close-ups; the input a multiple of 32)")
     ap.add_argument("--export-only", action="store_true",
                     help="with --init: export those weights and pick the threshold, no training (the recorded "
                          "command is then the one that made the weights: give it its --steps and --stop)")
@@ -198,7 +200,7 @@ def main() -> int:
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
                       args.hard_share if args.mine else 0.0)
-    model = slim() if args.slim else DieNet()
+    model = slim() if args.slim else DieNet(deep32=args.deep32)
     if args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -241,6 +243,8 @@ def main() -> int:
                                   ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
     if args.slim:
         command += " --slim"
+    if args.deep32:
+        command += " --deep32"
     if args.init:
         command += f" --init {args.init}"
     if args.mine:
@@ -256,7 +260,7 @@ def main() -> int:
         "train_seconds": round(time.time() - t0) if not args.export_only else None,
         "steps_run": stop if not args.export_only else args.stop or args.steps,
         "hard_negatives": mined,
-        "network": "slim" if args.slim else "default",
+        "network": "slim" if args.slim else "deep32" if args.deep32 else "default",
         "base_command": _base_command(args.init),
     }
     path = export(model, out, args.size, meta)
