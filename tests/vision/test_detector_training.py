@@ -63,8 +63,8 @@ def test_held_back_photos_take_no_part():
         assert sorted(p["fit"] + p["dev"]) == sorted(split[name]["train"])
 
 
-@pytest.mark.parametrize("slim", [False, True])
-def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, slim):
+@pytest.mark.parametrize("kind", ["default", "slim", "deep32"])
+def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, kind):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
     import cv2
@@ -73,7 +73,7 @@ def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, slim):
     from training.detector.train import export, focal
 
     torch.manual_seed(0)
-    model = nets.slim() if slim else nets.DieNet()
+    model = nets.slim() if kind == "slim" else nets.DieNet(deep32=kind == "deep32")
     x = torch.randn(2, 3, 64, 64)
     heat = torch.zeros(2, 16, 16)
     heat[:, 5, 7] = 1.0
