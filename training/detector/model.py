@@ -28,8 +28,9 @@ class DieNet(nn.Module):
     heatmap logit, dx, dy, log size.
 
     ``widths``: channels at strides 2, 4, 8 and 16 and of the two upsampling stages; ``deep8``: a
-    second convolution at stride 8; ``deep32``: a stage at stride 32. The defaults are the shipped network; ``slim()`` has about half
-    its multiply-adds (the reader's time: ``docs/log/speed-2026-11-27.md``)."""
+    second convolution at stride 8; ``deep32``: a stage at stride 32. The defaults are the shipped
+    network; ``slim()`` has about half its multiply-adds (the reader's time:
+    ``docs/log/speed-2026-11-27.md``)."""
 
     def __init__(self, widths: tuple[int, int, int, int, int, int] = (16, 32, 48, 64, 48, 24),
                  deep8: bool = True, deep32: bool = False) -> None:
