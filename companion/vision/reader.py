@@ -294,10 +294,13 @@ class DiceReader:
         return float(w.probs[self.classifier.face_mask].max())
 
     def _suppress(self, cands: list[_Window]) -> list[_Window]:
+        """One window per die, the surest face first. Two windows are one die when their centres are
+        closer than 0.6 of their mean size: by the larger size, one oversized window on a close-up's
+        die took the touching die beside it too (the dev close-ups)."""
         cands = sorted(cands, key=lambda w: -self._face_score(w))
         kept: list[_Window] = []
         for w in cands:
-            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.6 * max(w.size, k.size) / 1.1 for k in kept):
+            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.3 * (w.size + k.size) / 1.1 for k in kept):
                 kept.append(w)
         return kept
 

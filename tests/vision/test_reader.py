@@ -265,3 +265,21 @@ def test_a_misjudged_die_size_does_not_lose_the_dice():
     reading = reader.read(frame)
     assert calls[:2] == [4, 0]  # it did propose again, and found nothing there
     assert sorted(d.value for d in reading.dice) == [1, 3, 5, 6]
+
+
+def test_an_oversized_window_does_not_take_the_touching_die_beside_it(reader):
+    """Two windows are one die when their centres are closer than 0.6 of their mean size. By the larger
+    size, a close-up's oversized window swallowed the touching die next to it."""
+    from companion.vision.reader import _Window
+
+    def window(cx: float, size: float, face: int, p: float) -> _Window:
+        probs = np.full(len(reader.classifier.classes), (1 - p) / (len(reader.classifier.classes) - 1), np.float32)
+        probs[face] = p
+        return _Window(cx, 200.0, size, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
+                       np.zeros(3, np.float32))
+
+    # a dev close-up (rune55 00051): a 5 in a window of 383 px beside a 6 in one of 232, 183 px apart
+    big, beside = window(100.0, 383.0, 4, 0.99), window(283.0, 232.0, 5, 0.9)
+    assert len(reader._suppress([big, beside])) == 2
+    # two windows on one die, a third of a die apart, are still one
+    assert reader._suppress([big, window(100.0 + 232.0 / 3, 232.0, 5, 0.9)]) == [big]
