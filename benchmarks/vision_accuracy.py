@@ -2,8 +2,10 @@
 
     .venv/bin/python benchmarks/vision_accuracy.py [--data /work/shared/data/dice] [--sets NAME ...]
 
-For each dev set: ``companion dice eval DIR --split test`` (no profile); then a profile from 5 photos
-of the set's *train* part (``companion dice calibrate --only``) and the same eval with ``--profile``.
+The reader **without** the learned detector (``--no-detector``; the daemon's reader, with it, is scored
+by ``benchmarks/vision_detection.py``). For each dev set: ``companion dice eval DIR --split test
+--no-detector`` (no profile); then a profile from 5 photos of the set's *train* part (``companion dice
+calibrate --only --no-detector``) and the same eval with ``--profile``.
 The test photos take no part in training, tuning or the profile (see companion/vision/split.json).
 
 There are no real photos of symbol faces, so ``--symbols`` also renders Heckmeck-style dice (white,
@@ -67,7 +69,9 @@ def main() -> int:
     ap.add_argument("--symbols", type=int, default=60, help="rendered symbol-face frames (0: none)")
     args = ap.parse_args()
     split = json.loads(SPLIT.read_text())
-    model = ["--model", args.model] if args.model else []
+    # the reader without the detector (``--no-detector``): the daemon's, with it, is scored by
+    # benchmarks/vision_detection.py
+    model = (["--model", args.model] if args.model else []) + ["--no-detector"]
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.sets:
             data = str(Path(args.data) / name)

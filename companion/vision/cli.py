@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                       help="the faces the dice can show, if known: e.g. 1 2 3 4 5 6 (no symbol face), "
                            "1 2 3 4 5 worm (Heckmeck) or worm 2 3 4 5 6 (a symbol on the 1); 'symbol' = 'worm'")
     read.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. the table's own")
-    read.add_argument("--detector", action="store_true", help="find the dice with the learned detector too")
+    _detector_flags(read)
     read.set_defaults(func=_read)
 
     ev = dsub.add_parser("eval", help="score the reader against YOLO labels (DIR/images, DIR/labels)")
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--model", help="another face classifier (.onnx beside its .json), e.g. one in training")
     ev.add_argument("--faces", action=_Faces, nargs="+", metavar="FACE", help="the faces the dice can show")
-    ev.add_argument("--detector", action="store_true", help="find the dice with the learned detector too")
+    _detector_flags(ev)
     ev.set_defaults(func=_eval)
 
     cal = dsub.add_parser("calibrate", help="build a profile from labelled photos of the table's dice")
@@ -42,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     cal.add_argument("--out", required=True, help="profile file to write (.npz)")
     cal.add_argument("--only", nargs="*", help="image stems to use (default: all)")
     cal.add_argument("--model", help="another face classifier (.onnx beside its .json)")
+    _detector_flags(cal)
     cal.set_defaults(func=_calibrate)
 
     ret = dsub.add_parser("retrain", help="retrain the network deeper on a grown profile (needs the 'train' extra)")
@@ -88,11 +89,22 @@ def _positionals(args: argparse.Namespace, name: str) -> list[str]:
     return given + list(getattr(args, "after_faces", []))
 
 
-def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    if not getattr(args, "detector", False):
-        return None
-    from companion.vision.detector import DieDetector
+def _detector_flags(parser: argparse.ArgumentParser) -> None:
+    """The reader of these commands is the daemon's: with the learned detector when it is shipped.
+    ``--no-detector`` gives the reader without it (segmentation alone finds the dice)."""
+    parser.add_argument("--detector", dest="detector", action="store_true", default=None,
+                        help="find the dice with the learned detector too (the default, as in the daemon)")
+    parser.add_argument("--no-detector", dest="detector", action="store_false",
+                        help="find the dice by segmentation alone, without the learned detector")
 
+
+def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from companion.vision.detector import DieDetector, available
+    from companion.vision.reader import USE_DETECTOR
+
+    wanted = getattr(args, "detector", None)
+    if wanted is False or (wanted is None and not (USE_DETECTOR and available())):
+        return None
     return DieDetector()
 
 
@@ -176,7 +188,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     from companion.vision.profile_build import build_profile
     from companion.vision.reader import DiceReader
 
-    reader = DiceReader(args.model)
+    reader = DiceReader(args.model, detector=_detector(args))
     photos = [(frame, labels) for _, frame, labels in iterate(Path(args.data_dir), only=args.only)]
     if not photos:
         print(f"{args.data_dir}: no labelled images", file=sys.stderr)

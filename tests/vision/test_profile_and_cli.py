@@ -255,3 +255,24 @@ def test_a_calibration_teaches_small_windows_on_a_dies_pips_as_no_top_face(reade
     assert game.learn(reader, frame, reading, faces) == 3 and side not in game.profile.labels
     assert taught.learn(reader, frame, reading, faces, background=True) == 3
     assert taught.profile.labels.count(side) == 3 * len(PIP_PLACES)
+
+
+def test_the_dice_commands_read_as_the_daemon_does_unless_told_not_to(fixtures, monkeypatch, capsys, tmp_path):
+    """`companion dice read|eval|calibrate` use the learned detector when it is shipped, as the daemon
+    does, so that a newcomer trying a photo sees what the table would; `--no-detector` leaves it out."""
+    from companion.vision.detector import DieDetector, available
+
+    assert available()
+    calls = []
+    detect = DieDetector.detect
+    monkeypatch.setattr(DieDetector, "detect", lambda self, *a, **k: calls.append(1) or detect(self, *a, **k))
+    image = str(sorted((fixtures / "matteop65-webcam" / "images").iterdir())[0])
+    assert main(["dice", "read", image, "--json"]) == 0 and calls
+    calls.clear()
+    assert main(["dice", "read", image, "--json", "--no-detector"]) == 0 and not calls
+    data = fixtures / "matteop65-webcam"
+    stems = sorted(p.stem for p in (data / "images").iterdir())
+    assert main(["dice", "calibrate", str(data), "--out", str(tmp_path / "p.npz"), "--only", stems[0]]) == 0 and calls
+    calls.clear()
+    assert main(["dice", "eval", str(data), "--no-detector", "--json"]) == 0 and not calls
+    capsys.readouterr()
