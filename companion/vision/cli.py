@@ -105,6 +105,9 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     wanted = getattr(args, "detector", None)
     if wanted is False or (wanted is None and not (USE_DETECTOR and available())):
         return None
+    if not available():  # asked for by name, and not installed
+        raise SystemExit("companion dice: --detector: the die detector's model is not installed "
+                         "(companion/vision/models/dice_detector.onnx and its .json); leave out --detector")
     return DieDetector()
 
 

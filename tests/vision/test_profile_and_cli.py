@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from companion.cli import main
 from companion.vision.crops import patch
@@ -276,3 +277,8 @@ def test_the_dice_commands_read_as_the_daemon_does_unless_told_not_to(fixtures, 
     calls.clear()
     assert main(["dice", "eval", str(data), "--no-detector", "--json"]) == 0 and not calls
     capsys.readouterr()
+    # without the detector's model: the reader without it, unless the detector is asked for by name
+    monkeypatch.setattr("companion.vision.detector.available", lambda *a: False)
+    assert main(["dice", "read", image, "--json"]) == 0 and not calls
+    with pytest.raises(SystemExit, match="not installed"):
+        main(["dice", "read", image, "--detector"])
