@@ -99,15 +99,15 @@ def _detector_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from companion.vision.detector import DieDetector, available
+    from companion.vision.detector import DEFAULT_DETECTOR, DieDetector, available
     from companion.vision.reader import USE_DETECTOR
 
     wanted = getattr(args, "detector", None)
     if wanted is False or (wanted is None and not (USE_DETECTOR and available())):
         return None
     if not available():  # asked for by name, and not installed
-        raise SystemExit("companion dice: --detector: the die detector's model is not installed "
-                         "(companion/vision/models/dice_detector.onnx and its .json); leave out --detector")
+        raise SystemExit(f"companion dice: --detector: the die detector's model is not installed "
+                         f"({DEFAULT_DETECTOR} and its .json); leave out --detector")
     return DieDetector()
 
 

@@ -63,19 +63,18 @@ def add_labelled_frame(profile: Profile, reader: DiceReader, frame: np.ndarray,
 
 
 def add_pip_windows(profile: Profile, reader: DiceReader, frame: np.ndarray,
-                    dice: Sequence[tuple[tuple[float, float], float]]) -> int:
+                    dice: Sequence[tuple[tuple[float, float], float]]) -> None:
     """Windows a little under half a die wide on each die's centre and towards its corners, taught as
     "side" (a window on a die that is not its top face, as in training). In a close-up one pip fills
     such a window the way a 1's face fills a die's: a profile of the table's faces alone taught the last
     layer that these are 1s, and the reader found extra dice on the pips of dice it had never seen."""
     if "side" not in reader.classifier.classes:
-        return 0
+        return  # an older model, without the class
     side_class = reader.classifier.classes.index("side")
     for (cx, cy), size in dice:
         for dx, dy in PIP_PLACES:
             x, y = cx + dx * PIP_SHIFT * size, cy + dy * PIP_SHIFT * size
             profile.add(patch(frame, x, y, size * PIP_WINDOW, reader.classifier.patch), side_class)
-    return len(dice) * len(PIP_PLACES)
 
 
 def add_background(profile: Profile, reader: DiceReader, frame: np.ndarray,
