@@ -6,7 +6,9 @@ and after a 5-photo calibration, with and without the empty-tray reference.
         [--sets NAME ...] [--detector M.onnx] [--model F.onnx] [--no-calibration] [--rendered N]
 
 ``--part dev`` scores the dev photos instead (``training/detector/data.py``: where settings are
-chosen); ``--part test`` (default) the held-back photos of ``companion/vision/split.json``.
+chosen); ``--part test`` (default) the held-back photos of ``companion/vision/split.json``; ``--part
+train`` every train photo but the calibration's five, which only means something for a set the models
+were trained ``--without`` (a new table that may be looked at while choosing, held-back photos untouched).
 ``--detector`` scores another detector than the shipped one, e.g. one trained ``--without`` a set
 (the leave-one-source-out run); ``--model`` another face classifier than the shipped one, so that a
 retrained classifier is scored by the very command that scored the old one. A die is found when a
@@ -136,7 +138,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="/work/shared/data/dice")
     ap.add_argument("--sets", nargs="*", default=list(SETS))
-    ap.add_argument("--part", choices=("test", "dev"), default="test")
+    ap.add_argument("--part", choices=("test", "dev", "train"), default="test",
+                    help="train: every train photo but the 5 the calibration takes (for a set a model was trained without)")
     ap.add_argument("--detector", help="another detector (.onnx beside its .json)")
     ap.add_argument("--model", help="another face classifier (.onnx beside its .json)")
     ap.add_argument("--no-calibration", action="store_true")
@@ -156,12 +159,15 @@ def main() -> int:
     results: dict[str, object] = {}
     for name in args.sets:
         data = Path(args.data) / name
-        stems = split[name]["test"] if args.part == "test" else dev_stems(name)
+        train = split[name]["train"]
+        picked = train[:: max(1, len(train) // 5)][:5]
+        if args.part == "train":
+            stems = [s for s in train if s not in picked]
+        else:
+            stems = split[name]["test"] if args.part == "test" else dev_stems(name)
         photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=stems)]
         n = sum(len(lab) for _, _, lab in photos)
         print(f"{name} ({args.part}): {len(photos)} photos, {n} dice", flush=True)
-        train = split[name]["train"]
-        picked = train[:: max(1, len(train) // 5)][:5]
         profile_photos = [] if args.no_calibration else [(f, lab) for _, f, lab in iterate(data, only=picked)]
         empties = None
         if name == "matteop65-webcam":

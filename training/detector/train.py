@@ -40,6 +40,7 @@ from training.detector.data import (
     to_input,
 )
 from training.detector.model import STRIDE, DieNet, slim
+from training.detector.paste import DiePatch, cut_patches, paste
 
 # How often each source is drawn (rendered trays, then the real sets); chase crops come as mosaics.
 MIX = {"rendered": 0.3, "nell-byler-d6": 0.17, "matteop65-webcam": 0.15, "rune55-gray-closeups": 0.2,
@@ -82,7 +83,7 @@ def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float)
 
 class Sampler:
     def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int,
-                 hard_weight: float = 0.0, hard_share: float = 0.0) -> None:
+                 hard_weight: float = 0.0, hard_share: float = 0.0, paste_share: float = 0.0) -> None:
         self.pools = pools
         self.rendered = rendered
         self.size = size
@@ -90,11 +91,24 @@ class Sampler:
         self.hard_weight = hard_weight
         self.hard_share = hard_share  # of a real set's draws, this share from photos with hard negatives
         self.hard = {n: [p for p in pool if len(p.negatives)] for n, pool in pools.items()}
+        # real dice to paste onto other sources' photos and onto rendered felt (``paste.py``)
+        self.paste_share = paste_share
+        self.patches: dict[str, list[DiePatch]] = {n: cut_patches(pool) for n, pool in pools.items()} if paste_share else {}
         names = ["rendered"] + [n for n in pools if pools[n]]
         w = np.array([MIX[n] for n in names])
         self.names, self.weights = names, w / w.sum()
 
     def photo(self) -> Photo:
+        ph = self._drawn()
+        if self.paste_share and ph.stem != "mosaic" and self.rng.random() < self.paste_share:
+            # dice of another source than the photo's
+            donors = [n for n, p in self.patches.items() if p and n != ph.name]
+            if donors:
+                donor = self.patches[donors[int(self.rng.integers(len(donors)))]]
+                ph = paste(self.rng, ph, donor, int(self.rng.integers(1, 6)))
+        return ph
+
+    def _drawn(self) -> Photo:
         name = self.names[int(self.rng.choice(len(self.names), p=self.weights))]
         if name == "rendered":
             return self.rendered[int(self.rng.integers(len(self.rendered)))]
@@ -173,6 +187,8 @@ def main() -> int:
     ap.add_argument("--hard-weight", type=float, default=8.0, help="extra weight of a hard negative's cells")
     ap.add_argument("--hard-share", type=float, default=0.5,
                     help="share of a real set's draws taken from photos with hard negatives")
+    ap.add_argument("--paste", type=float, default=0.0,
+                    help="share of draws given 1-5 real dice of another source, recoloured (copy-paste)")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--deep32", action="store_true",
@@ -199,7 +215,9 @@ def main() -> int:
         mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
-                      args.hard_share if args.mine else 0.0)
+                      args.hard_share if args.mine else 0.0, args.paste)
+    if args.paste:
+        print("patches to paste: " + ", ".join(f"{n} {len(p)}" for n, p in sampler.patches.items()), flush=True)
     model = slim() if args.slim else DieNet(deep32=args.deep32)
     if args.init:
         model.load_state_dict(torch.load(args.init))
@@ -241,6 +259,8 @@ def main() -> int:
         f"--{k} {v}" for k, v in (("steps", args.steps), ("batch", args.batch), ("size", args.size),
                                   ("rendered", args.rendered), ("lr", args.lr), ("seed", args.seed),
                                   ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
+    if args.paste:
+        command += f" --paste {args.paste}"
     if args.slim:
         command += " --slim"
     if args.deep32:
