@@ -147,10 +147,11 @@ def main() -> int:
     ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
     ap.add_argument("--rendered", type=int, default=0)
     ap.add_argument("--json", help="write the numbers here")
+    ap.add_argument("--enlarge", action="store_true", help="the detector's second read of small dice on")
     ap.add_argument("--count-known", action="store_true", help="read knowing how many dice each photo holds")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
-    detector = None if args.no_detector else DieDetector(args.detector)
+    detector = None if args.no_detector else DieDetector(args.detector, enlarge=args.enlarge)
     readers: dict[str, DiceReader] = {}
     if not args.only_detector:
         readers["today's reader"] = DiceReader(args.model)

@@ -21,6 +21,17 @@ import numpy as np
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_DETECTOR = MODELS / "dice_detector.onnx"
 
+# The second read (``DieDetector(enlarge=True)``; off by default): where the sure detections' median
+# side is under ENLARGE_BELOW input px, the frame is read again at the size that makes it ENLARGE_TO px
+# (at most MAX_SIDE px on the long side, never past the frame's own pixels). A die of 7-16 px (a tray
+# seen whole by a phone; the rig's 2304 x 1296 frame puts 7 px on a die) is a dot to the network; at
+# 24 px it shows pips and edges: a detector that never saw nell-byler-d6 found 93% of its dice so,
+# instead of 65%. Off because, with a detector mined at that size, it added more extra dice on the
+# dev photos (keyboard keys) than its gate allowed (docs/log/detector-paste-2026-11-28.md).
+ENLARGE_BELOW = 18.0
+ENLARGE_TO = 24.0
+MAX_SIDE = 640
+
 
 @dataclass(frozen=True)
 class Detection:
@@ -35,10 +46,10 @@ class Detection:
         return int(self.cx - h), int(self.cy - h), int(np.ceil(self.cx + h)), int(np.ceil(self.cy + h))
 
 
-def letterbox(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
+def letterbox(frame: np.ndarray, side: int, square: bool = True) -> tuple[np.ndarray, float]:
     """The frame shrunk so its long side is ``side`` (a smaller frame is not enlarged: a die filling a
-    small crop would be larger than any die in training), padded to a square with its mean colour; and
-    the scale used."""
+    small crop would be larger than any die in training), padded with its mean colour to a square
+    (``square=False``: only to whole multiples of 32 px); and the scale used."""
     h, w = frame.shape[:2]
     scale = min(1.0, side / max(h, w))
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
@@ -50,9 +61,10 @@ def letterbox(frame: np.ndarray, side: int) -> tuple[np.ndarray, float]:
         small = cv2.pyrDown(small)
     if small.shape[:2] != (nh, nw):
         small = cv2.resize(small, (nw, nh), interpolation=cv2.INTER_LINEAR)
-    if (nh, nw) == (side, side):
+    oh, ow = (side, side) if square else (-(-nh // 32) * 32, -(-nw // 32) * 32)
+    if (nh, nw) == (oh, ow):
         return small, scale
-    out = np.empty((side, side, 3), np.uint8)
+    out = np.empty((oh, ow, 3), np.uint8)
     out[:] = np.array(cv2.mean(small)[:3]).astype(np.uint8)
     out[:nh, :nw] = small
     return out, scale
@@ -91,28 +103,47 @@ def decode(out: np.ndarray, stride: int, threshold: float, scale: float = 1.0) -
 class DieDetector:
     """Loads the network once; ``detect`` finds the dice of a BGR frame of any size."""
 
-    def __init__(self, model_path: Path | str | None = None) -> None:
+    def __init__(self, model_path: Path | str | None = None, enlarge: bool = False) -> None:
         path = Path(model_path) if model_path is not None else DEFAULT_DETECTOR
         self.meta: dict[str, Any] = json.loads(path.with_suffix(".json").read_text())
         self.input = int(self.meta["input"])
         self.stride = int(self.meta["stride"])
         self.threshold = float(self.meta["threshold"])
+        self.enlarge = enlarge
         # OpenCV 5's classic engine runs this all-convolution network about a tenth faster than the new
         # one, with the same outputs to 1e-5 on real frames (docs/log/speed-2026-11-27.md).
         engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
         self._net = (cv2.dnn.readNetFromONNX(str(path)) if engine is None
                      else cv2.dnn.readNetFromONNX(str(path), engine=engine))
 
-    def heatmap(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
-        """The raw 4 x g x g output for a frame and the scale from frame to input px."""
-        img, scale = letterbox(frame, self.input)
+    def heatmap(self, frame: np.ndarray, side: int | None = None) -> tuple[np.ndarray, float]:
+        """The raw 4 x gh x gw output for a frame and the scale from frame to input px: the square input
+        of the network's own side, or (``side``) the frame at that long side, padded to multiples of 32."""
+        img, scale = letterbox(frame, side or self.input, square=side is None)
         self._net.setInput(standardise(img))
         out: np.ndarray = self._net.forward()[0]
         return out, scale
 
+    def enlarged_side(self, frame: np.ndarray, out: np.ndarray, scale: float) -> int | None:
+        """The long side to read the frame at again when its dice were small in ``out`` (see
+        ``ENLARGE_BELOW``), or None."""
+        sure = decode(out, self.stride, self.threshold, scale)
+        if not sure or not self.enlarge:
+            return None
+        median = float(np.median([d.size for d in sure])) * scale
+        if median >= ENLARGE_BELOW:
+            return None
+        long_side = max(frame.shape[:2])
+        side = min(MAX_SIDE, long_side, round(self.input * ENLARGE_TO / median))
+        return side if side > self.input * 1.15 else None
+
     def detect(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+        cut = self.threshold if threshold is None else threshold
         out, scale = self.heatmap(frame)
-        return decode(out, self.stride, self.threshold if threshold is None else threshold, scale)
+        side = self.enlarged_side(frame, out, scale)
+        if side is not None:
+            out, scale = self.heatmap(frame, side)
+        return decode(out, self.stride, cut, scale)
 
 
 def available(model_path: Path | str | None = None) -> bool:

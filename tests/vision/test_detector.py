@@ -64,6 +64,64 @@ def test_decode_puts_dice_back_in_frame_pixels():
     assert img.shape == (64, 64, 3) and scale == pytest.approx(64 / 300)
 
 
+def test_letterbox_pads_to_a_square_or_only_to_whole_multiples_of_32():
+    frame = np.zeros((300, 500, 3), np.uint8)
+    img, scale = letterbox(frame, 224)
+    assert img.shape == (224, 224, 3) and scale == pytest.approx(224 / 500)
+    img, scale = letterbox(frame, 400, square=False)
+    assert img.shape == (256, 416, 3) and scale == pytest.approx(0.8)  # 240 x 400 padded
+    img, scale = letterbox(frame, 900, square=False)
+    assert img.shape == (320, 512, 3) and scale == 1.0  # never enlarged
+
+
+def _tray(die: float, seed: int = 3) -> np.ndarray:
+    dice = [RenderDie(f, "white") for f in (1, 2, 3, 4, 5, 6)]
+    frame, _ = render_scene(dice, Scene(die_size=die, background=(50, 110, 40)), seed=seed, size=(1280, 960))
+    return frame
+
+
+@pytest.fixture(scope="module")
+def enlarging() -> DieDetector:
+    return DieDetector(enlarge=True)
+
+
+def test_small_dice_are_read_again_larger_and_large_ones_are_not(enlarging, detector):
+    """Dice 7-13 px wide in the network's input are dots to it; with the second read on, a frame whose
+    sure detections are that small is read again at the size that makes them about ENLARGE_TO px."""
+    from companion.vision.detector import ENLARGE_BELOW, ENLARGE_TO, MAX_SIDE
+
+    detector, off = enlarging, detector
+
+    small = _tray(60)  # 60 px of 1280: about 10 px at 224
+    out, scale = detector.heatmap(small)
+    side = detector.enlarged_side(small, out, scale)
+    assert side is not None and detector.input < side <= MAX_SIDE
+    typical = float(np.median([d.size for d in decode(out, detector.stride, detector.threshold, scale)])) * scale
+    assert typical < ENLARGE_BELOW
+    assert side == min(MAX_SIDE, round(detector.input * ENLARGE_TO / typical))
+    large = _tray(200)  # about 35 px at 224
+    out, scale = detector.heatmap(large)
+    assert detector.enlarged_side(large, out, scale) is None
+    # never past the frame's own pixels: a 300 px crop of small dice is read at most at 300
+    crop = cv2.resize(small, (300, 225), interpolation=cv2.INTER_AREA)
+    out, scale = detector.heatmap(crop)
+    assert (detector.enlarged_side(crop, out, scale) or 0) <= 300
+    out, scale = off.heatmap(small)
+    assert off.enlarged_side(small, out, scale) is None  # off by default
+
+
+def test_the_second_read_finds_the_small_dice_in_frame_pixels(enlarging, detector):
+    frame = _tray(60, seed=8)
+    once = detector.detect(frame)
+    twice = enlarging.detect(frame)
+    assert len(twice) >= len(once) and len(twice) >= 5
+    felt = frame[:40, :40].reshape(-1, 3).mean(axis=0)
+    for d in twice:  # each detection lies on a die (white, black pips), not on the green felt
+        x, y = int(d.cx), int(d.cy)
+        assert np.abs(frame[y - 5:y + 6, x - 5:x + 6].reshape(-1, 3).mean(axis=0) - felt).sum() > 60
+        assert 40 <= d.size <= 90
+
+
 def test_reader_with_detector_reads_real_photos(det_reader, fixtures):
     for name, minimum in (("matteop65-webcam", 0.9), ("nell-byler-d6", 0.7)):
         score = Score()
