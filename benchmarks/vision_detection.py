@@ -139,7 +139,7 @@ def main() -> int:
     ap.add_argument("--data", default="/work/shared/data/dice")
     ap.add_argument("--sets", nargs="*", default=list(SETS))
     ap.add_argument("--part", choices=("test", "dev", "train"), default="test",
-                    help="train: every train photo but the 5 the calibration takes (for a set a model was trained without)")
+                    help="train: every train photo but the calibration's 5 (for a set a model was trained without)")
     ap.add_argument("--detector", help="another detector (.onnx beside its .json)")
     ap.add_argument("--model", help="another face classifier (.onnx beside its .json)")
     ap.add_argument("--no-calibration", action="store_true")

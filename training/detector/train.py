@@ -93,7 +93,8 @@ class Sampler:
         self.hard = {n: [p for p in pool if len(p.negatives)] for n, pool in pools.items()}
         # real dice to paste onto other sources' photos and onto rendered felt (``paste.py``)
         self.paste_share = paste_share
-        self.patches: dict[str, list[DiePatch]] = {n: cut_patches(pool) for n, pool in pools.items()} if paste_share else {}
+        self.patches: dict[str, list[DiePatch]] = (
+            {n: cut_patches(pool) for n, pool in pools.items()} if paste_share else {})
         names = ["rendered"] + [n for n in pools if pools[n]]
         w = np.array([MIX[n] for n in names])
         self.names, self.weights = names, w / w.sum()
