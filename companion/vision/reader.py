@@ -94,11 +94,6 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
-# Below this probability from the network alone, the pip count does not lift a die's confidence: on
-# dice hard for the network (dark, translucent) the counter errs with it, not independently. On the
-# dev photos 4 of the 7 confident-wrong dice had the network at 0.3-0.69 and a count agreeing with its
-# wrong answer (docs/log/reader-2026-11-28.md).
-NETWORK_FLOOR = 0.7
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -569,8 +564,6 @@ class DiceReader:
         value = FACES[best]
         p_face = float(network[best])
         conf = float(face_probs[best]) * kept * min(1.0, self._die_score(w.probs) / 0.9)
-        if p_face < NETWORK_FLOOR:
-            conf = min(conf, p_face)  # the network's own word, without the count's
         half = w.size / 2.2
         h, wd = frame.shape[:2]
         box = (max(0, int(w.cx - half)), max(0, int(w.cy - half)),
