@@ -22,6 +22,8 @@ group (``EmptyTray.from_frames``); the phone and close-up sets have no fixed cam
 the training never used) whose empty tray is rendered exactly; rendered numbers show the mechanism,
 they are no accuracy claim. ``--count-known`` reads each photo as the table does, knowing how many dice
 were rolled (``DiceReader.read(expected=...)``: the labels' count), so that extra dice beyond it go.
+``--mirrored`` reads each photo mirrored out to twice its size (every photo of the sets is at most
+640 px, so only this shows the detector's second read); ``--one-read`` turns the second read off.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import numpy as np
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DieDetector
 from companion.vision.empty_tray import EmptyTray
-from companion.vision.evaluate import LabelledDie, Score, iterate
+from companion.vision.evaluate import LabelledDie, Score, iterate, mirrored
 from companion.vision.profile_build import build_profile
 from companion.vision.reader import UNCERTAIN, DiceReader
 
@@ -147,11 +149,14 @@ def main() -> int:
     ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
     ap.add_argument("--rendered", type=int, default=0)
     ap.add_argument("--json", help="write the numbers here")
-    ap.add_argument("--enlarge", action="store_true", help="the detector's second read of small dice on")
+    ap.add_argument("--mirrored", action="store_true",
+                    help="each photo mirrored out to twice its width and height (four times the dice, each half as "
+                         "wide to the detector: a photo of a whole tray); calibration off")
+    ap.add_argument("--one-read", action="store_true", help="the detector reads every frame once (no second read)")
     ap.add_argument("--count-known", action="store_true", help="read knowing how many dice each photo holds")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
-    detector = None if args.no_detector else DieDetector(args.detector, enlarge=args.enlarge)
+    detector = None if args.no_detector else DieDetector(args.detector, second_read=not args.one_read)
     readers: dict[str, DiceReader] = {}
     if not args.only_detector:
         readers["today's reader"] = DiceReader(args.model)
@@ -167,11 +172,14 @@ def main() -> int:
         else:
             stems = split[name]["test"] if args.part == "test" else dev_stems(name)
         photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=stems)]
+        if args.mirrored:
+            photos = [(stem, *mirrored(f, lab)) for stem, f, lab in photos]
         n = sum(len(lab) for _, _, lab in photos)
         print(f"{name} ({args.part}): {len(photos)} photos, {n} dice", flush=True)
-        profile_photos = [] if args.no_calibration else [(f, lab) for _, f, lab in iterate(data, only=picked)]
+        calibrate = not (args.no_calibration or args.mirrored)
+        profile_photos = [(f, lab) for _, f, lab in iterate(data, only=picked)] if calibrate else []
         empties = None
-        if name == "matteop65-webcam":
+        if name == "matteop65-webcam" and not args.mirrored:
             by_group: dict[str, list[str]] = defaultdict(list)
             for s in train:
                 by_group[group(s)].append(s)

@@ -5,6 +5,7 @@ only find what stands out from the background (dark dice on dark felt, transluce
 against a wall it misses). The frame is shrunk to the network's square input (long side to ``input``
 px, the rest padded with the frame's mean colour); the network gives, at stride 4, a die-centre
 heatmap, the centre's place within its cell and the die's log size. Peaks of the heatmap are dice.
+A frame larger than ``MAX_SIDE`` is read a second time at that size, where its small dice show pips.
 Trained by ``training/detector/train.py``; what it was trained on is in the model's JSON.
 """
 
@@ -21,16 +22,15 @@ import numpy as np
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_DETECTOR = MODELS / "dice_detector.onnx"
 
-# The second read (``DieDetector(enlarge=True)``; off by default): where the sure detections' median
-# side is under ENLARGE_BELOW input px, the frame is read again at the size that makes it ENLARGE_TO px
-# (at most MAX_SIDE px on the long side, never past the frame's own pixels). A die of 7-16 px (a tray
-# seen whole by a phone; the rig's 2304 x 1296 frame puts 7 px on a die) is a dot to the network; at
-# 24 px it shows pips and edges: a detector that never saw nell-byler-d6 found 93% of its dice so,
-# instead of 65%. Off because, with a detector mined at that size, it added more extra dice on the
-# dev photos (keyboard keys) than its gate allowed (docs/log/detector-paste-2026-11-28.md).
-ENLARGE_BELOW = 18.0
-ENLARGE_TO = 24.0
+# A frame larger than MAX_SIDE px is read a second time, at MAX_SIDE px. At the network's 224 px a die
+# of a photo of a whole tray, or of the rig's 2304 x 1296 frame (73 px a die, 7 px at 224), is a dot:
+# on the left-out nell-byler-d6 tray seen so (its photos mirrored out to 1280 px) the reader read
+# 40% of the dice with one read and 92% with the second (docs/log/detector-size-2026-11-28.md).
+# Every photo of the data sets is at most 640 px, so their figures are those of one read. Dice of
+# LARGE_DIE input px or more at the first read (a fifth of the frame) are taken from it: at
+# MAX_SIDE they would be larger than any die the network trained on.
 MAX_SIDE = 640
+LARGE_DIE = 48.0
 
 
 @dataclass(frozen=True)
@@ -103,13 +103,13 @@ def decode(out: np.ndarray, stride: int, threshold: float, scale: float = 1.0) -
 class DieDetector:
     """Loads the network once; ``detect`` finds the dice of a BGR frame of any size."""
 
-    def __init__(self, model_path: Path | str | None = None, enlarge: bool = False) -> None:
+    def __init__(self, model_path: Path | str | None = None, second_read: bool = True) -> None:
         path = Path(model_path) if model_path is not None else DEFAULT_DETECTOR
         self.meta: dict[str, Any] = json.loads(path.with_suffix(".json").read_text())
         self.input = int(self.meta["input"])
         self.stride = int(self.meta["stride"])
         self.threshold = float(self.meta["threshold"])
-        self.enlarge = enlarge
+        self.second_read = second_read
         # OpenCV 5's classic engine runs this all-convolution network about a tenth faster than the new
         # one, with the same outputs to 1e-5 on real frames (docs/log/speed-2026-11-27.md).
         engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
@@ -124,26 +124,23 @@ class DieDetector:
         out: np.ndarray = self._net.forward()[0]
         return out, scale
 
-    def enlarged_side(self, frame: np.ndarray, out: np.ndarray, scale: float) -> int | None:
-        """The long side to read the frame at again when its dice were small in ``out`` (see
-        ``ENLARGE_BELOW``), or None."""
-        sure = decode(out, self.stride, self.threshold, scale)
-        if not sure or not self.enlarge:
-            return None
-        median = float(np.median([d.size for d in sure])) * scale
-        if median >= ENLARGE_BELOW:
-            return None
-        long_side = max(frame.shape[:2])
-        side = min(MAX_SIDE, long_side, round(self.input * ENLARGE_TO / median))
-        return side if side > self.input * 1.15 else None
+    def second_side(self, frame: np.ndarray) -> int | None:
+        """The long side of the second read (``MAX_SIDE``), for a frame larger than that; else None."""
+        return MAX_SIDE if self.second_read and max(frame.shape[:2]) > MAX_SIDE else None
 
     def detect(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
         cut = self.threshold if threshold is None else threshold
         out, scale = self.heatmap(frame)
-        side = self.enlarged_side(frame, out, scale)
-        if side is not None:
-            out, scale = self.heatmap(frame, side)
-        return decode(out, self.stride, cut, scale)
+        found = decode(out, self.stride, cut, scale)
+        side = self.second_side(frame)
+        if side is None:
+            return found
+        out, second_scale = self.heatmap(frame, side)
+        second = decode(out, self.stride, cut, second_scale)
+        # a large die of the first read stands, and what the second read saw on it (its pips) goes
+        large = [d for d in found if d.size * scale >= LARGE_DIE]
+        second = [e for e in second if all(np.hypot(d.cx - e.cx, d.cy - e.cy) > 0.5 * d.size for d in large)]
+        return sorted(second + large, key=lambda d: -d.score)
 
 
 def available(model_path: Path | str | None = None) -> bool:

@@ -191,3 +191,13 @@ def iterate(data_dir: Path, skip: Iterable[str] = (), only: Iterable[str] | None
 
 Reader = Callable[[np.ndarray], tuple[list[tuple[int | str, tuple[int, int, int, int],
                                                    tuple[float, float], float]], float]]
+
+
+def mirrored(frame: np.ndarray, labels: Sequence[LabelledDie]) -> tuple[np.ndarray, list[LabelledDie]]:
+    """The photo with its tray mirrored out to twice its width and height (no seam: the tray goes on)
+    and its labels mirrored with it: four times the dice, each half as wide to a detector that shrinks
+    the frame to a fixed size (a photo of a whole tray, from photos that show part of one)."""
+    h, w = frame.shape[:2]
+    out = cv2.copyMakeBorder(frame, 0, h, 0, w, cv2.BORDER_REFLECT)
+    return out, [LabelledDie(d.value, (x, y), d.size) for d in labels
+                 for x in (d.center[0], 2 * w - 1 - d.center[0]) for y in (d.center[1], 2 * h - 1 - d.center[1])]

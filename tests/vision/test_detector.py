@@ -11,7 +11,7 @@ from companion.vision.annotate import LOOKED, annotate
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, decode, letterbox
 from companion.vision.empty_tray import EmptyTray
-from companion.vision.evaluate import Score, iterate
+from companion.vision.evaluate import LabelledDie, Score, iterate, mirrored
 from companion.vision.reader import UNCERTAIN, DiceReader, DieReading, Reading
 from companion.vision.render import RenderDie, Scene, render_scene
 
@@ -74,52 +74,38 @@ def test_letterbox_pads_to_a_square_or_only_to_whole_multiples_of_32():
     assert img.shape == (320, 512, 3) and scale == 1.0  # never enlarged
 
 
-def _tray(die: float, seed: int = 3) -> np.ndarray:
-    dice = [RenderDie(f, "white") for f in (1, 2, 3, 4, 5, 6)]
-    frame, _ = render_scene(dice, Scene(die_size=die, background=(50, 110, 40)), seed=seed, size=(1280, 960))
-    return frame
+def test_a_frame_larger_than_the_second_reads_side_is_read_twice(detector):
+    from companion.vision.detector import MAX_SIDE
+
+    assert detector.second_side(np.zeros((960, 1280, 3), np.uint8)) == MAX_SIDE
+    assert detector.second_side(np.zeros((640, 640, 3), np.uint8)) is None  # every photo of the data sets
+    assert DieDetector(second_read=False).second_side(np.zeros((960, 1280, 3), np.uint8)) is None
 
 
-@pytest.fixture(scope="module")
-def enlarging() -> DieDetector:
-    return DieDetector(enlarge=True)
+def test_the_second_read_finds_dice_that_are_dots_at_the_first(detector, fixtures):
+    """nell-byler-d6's dice are about 16 px at 224 in its 640 px photos; mirrored out to 1280 px they
+    are 8, and the first read alone loses most of them."""
+    once_score, twice_score = DetectionScore(), DetectionScore()
+    one_read = DieDetector(second_read=False)
+    for _, frame, labels in iterate(fixtures / "nell-byler-d6"):
+        big, dice = mirrored(frame, labels)
+        once_score.add(dice, [d.box for d in one_read.detect(big)])
+        twice_score.add(dice, [d.box for d in detector.detect(big)])
+    assert twice_score.recall >= 0.9 and twice_score.precision >= 0.7, twice_score.line()
+    assert once_score.recall < twice_score.recall - 0.1, once_score.line()
 
 
-def test_small_dice_are_read_again_larger_and_large_ones_are_not(enlarging, detector):
-    """Dice 7-13 px wide in the network's input are dots to it; with the second read on, a frame whose
-    sure detections are that small is read again at the size that makes them about ENLARGE_TO px."""
-    from companion.vision.detector import ENLARGE_BELOW, ENLARGE_TO, MAX_SIDE
+def test_a_die_too_large_for_the_second_read_comes_from_the_first(detector):
+    """A die a third of a 1600 px frame is about 75 px at 224 and 210 px at 640, larger than any die the
+    network trained on: the first read's detection is kept."""
+    from companion.vision.detector import LARGE_DIE
 
-    detector, off = enlarging, detector
-
-    small = _tray(60)  # 60 px of 1280: about 10 px at 224
-    out, scale = detector.heatmap(small)
-    side = detector.enlarged_side(small, out, scale)
-    assert side is not None and detector.input < side <= MAX_SIDE
-    typical = float(np.median([d.size for d in decode(out, detector.stride, detector.threshold, scale)])) * scale
-    assert typical < ENLARGE_BELOW
-    assert side == min(MAX_SIDE, round(detector.input * ENLARGE_TO / typical))
-    large = _tray(200)  # about 35 px at 224
-    out, scale = detector.heatmap(large)
-    assert detector.enlarged_side(large, out, scale) is None
-    # never past the frame's own pixels: a 300 px crop of small dice is read at most at 300
-    crop = cv2.resize(small, (300, 225), interpolation=cv2.INTER_AREA)
-    out, scale = detector.heatmap(crop)
-    assert (detector.enlarged_side(crop, out, scale) or 0) <= 300
-    out, scale = off.heatmap(small)
-    assert off.enlarged_side(small, out, scale) is None  # off by default
-
-
-def test_the_second_read_finds_the_small_dice_in_frame_pixels(enlarging, detector):
-    frame = _tray(60, seed=8)
-    once = detector.detect(frame)
-    twice = enlarging.detect(frame)
-    assert len(twice) >= len(once) and len(twice) >= 5
-    felt = frame[:40, :40].reshape(-1, 3).mean(axis=0)
-    for d in twice:  # each detection lies on a die (white, black pips), not on the green felt
-        x, y = int(d.cx), int(d.cy)
-        assert np.abs(frame[y - 5:y + 6, x - 5:x + 6].reshape(-1, 3).mean(axis=0) - felt).sum() > 60
-        assert 40 <= d.size <= 90
+    frame, drawn = render_scene([RenderDie(5, "white")], Scene(die_size=520, background=(50, 110, 40)), seed=2,
+                                size=(1600, 1200))
+    found = detector.detect(frame)
+    (die,) = drawn
+    on = [d for d in found if abs(d.cx - die.center[0]) < 260 and abs(d.cy - die.center[1]) < 260]
+    assert on and max(d.size for d in on) * detector.input / 1600 >= LARGE_DIE
 
 
 def test_reader_with_detector_reads_real_photos(det_reader, fixtures):
@@ -381,3 +367,12 @@ def test_the_count_keeps_the_dice_the_detector_is_surest_of(monkeypatch, seen_as
     assert len(reader.read(frame).dice) == 5
     counted = reader.read(frame, expected=4).dice
     assert len(counted) == 4 and _all_on_drawn_dice(counted, drawn)
+
+
+def test_a_mirrored_photo_has_each_die_four_times_where_its_labels_say():
+    frame = np.zeros((30, 40, 3), np.uint8)
+    frame[5:11, 8:14] = (200, 50, 20)  # a die at (10.5, 7.5)
+    big, dice = mirrored(frame, [LabelledDie(4, (10.5, 7.5), 6.0)])
+    assert big.shape == (60, 80, 3) and len(dice) == 4 and {d.value for d in dice} == {4}
+    for d in dice:
+        assert tuple(big[int(d.center[1]), int(d.center[0])]) == (200, 50, 20)

@@ -146,17 +146,16 @@ def export(model: DieNet, out: Path, size: int, meta: dict[str, object]) -> Path
 
 def dev_scores(detector: DieDetector, dev: dict[str, list[Photo]], thresholds: tuple[float, ...]
                ) -> dict[float, dict[str, DetectionScore]]:
-    """Detection scores of the dev photos at each threshold (photos at full size), read as the reader
-    reads: with the second read on, the threshold also decides which frames are read again larger."""
+    """Detection scores of the dev photos at each threshold (photos at full size)."""
     out: dict[float, dict[str, DetectionScore]] = {t: {} for t in thresholds}
-    kept = detector.threshold
-    for t in thresholds:
-        detector.threshold = t
-        for name, photos in dev.items():
-            for ph in photos:
-                labels = [LabelledDie(1, (float(cx), float(cy)), float(s)) for cx, cy, s in ph.dice]
-                out[t].setdefault(name, DetectionScore()).add(labels, [d.box for d in detector.detect(ph.image)])
-    detector.threshold = kept
+    for name, photos in dev.items():
+        for ph in photos:
+            labels = [LabelledDie(1, (float(cx), float(cy)), float(s)) for cx, cy, s in ph.dice]
+            raw, scale = detector.heatmap(ph.image)
+            from companion.vision.detector import decode
+            for t in thresholds:
+                dets = decode(raw, detector.stride, t, scale)
+                out[t].setdefault(name, DetectionScore()).add(labels, [d.box for d in dets])
     return out
 
 
@@ -191,8 +190,6 @@ def main() -> int:
                     help="share of a real set's draws taken from photos with hard negatives")
     ap.add_argument("--paste", type=float, default=0.0,
                     help="share of draws given 1-5 real dice of another source, recoloured (copy-paste)")
-    ap.add_argument("--enlarge", action="store_true",
-                    help="mine and pick the threshold with the detector's second read of small dice on")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--deep32", action="store_true",
@@ -215,7 +212,7 @@ def main() -> int:
           f" ({time.time() - t0:.0f} s)", flush=True)
     mined: dict[str, int] = {}
     if args.mine:
-        miner = DieDetector(None if args.mine == "shipped" else args.mine, enlarge=args.enlarge)
+        miner = DieDetector(None if args.mine == "shipped" else args.mine)
         mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
@@ -265,8 +262,6 @@ def main() -> int:
                                   ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
     if args.paste:
         command += f" --paste {args.paste}"
-    if args.enlarge:
-        command += " --enlarge"
     if args.slim:
         command += " --slim"
     if args.deep32:
@@ -290,7 +285,7 @@ def main() -> int:
         "base_command": _base_command(args.init),
     }
     path = export(model, out, args.size, meta)
-    detector = DieDetector(path, enlarge=args.enlarge)
+    detector = DieDetector(path)
     scores = dev_scores(detector, dev, THRESHOLDS)
     best, best_val = 0.3, -1.0
     for t in THRESHOLDS:
