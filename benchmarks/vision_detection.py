@@ -22,6 +22,7 @@ group (``EmptyTray.from_frames``); the phone and close-up sets have no fixed cam
 the training never used) whose empty tray is rendered exactly; rendered numbers show the mechanism,
 they are no accuracy claim. ``--count-known`` reads each photo as the table does, knowing how many dice
 were rolled (``DiceReader.read(expected=...)``: the labels' count), so that extra dice beyond it go.
+``--rig`` renders those trays as the rig's camera sees them (2304 x 1296, 65-80 px dice).
 ``--mirrored`` reads each photo mirrored out to twice its size (every photo of the sets is at most
 640 px, so only this shows the detector's second read); ``--one-read`` turns the second read off.
 """
@@ -105,9 +106,11 @@ def score_set(name: str, photos: list[tuple[str, np.ndarray, list[LabelledDie]]]
     return out
 
 
-def rendered_hard(n: int, seed0: int = 900_000) -> tuple[list[tuple[str, np.ndarray, list[LabelledDie]]],
-                                                          dict[str, EmptyTray]]:
-    """Hard rendered trays (seeds above any the training used) and their exact empty trays."""
+def rendered_hard(n: int, seed0: int = 900_000, size: tuple[int, int] = (640, 480),
+                  die: tuple[float, float] = (30, 55)) -> tuple[list[tuple[str, np.ndarray, list[LabelledDie]]],
+                                                                dict[str, EmptyTray]]:
+    """Hard rendered trays (seeds above any the training used) and their exact empty trays; ``size``
+    and ``die`` (px) as the rig's camera sees them with ``--rig``."""
     from companion.vision.render import RenderDie, Scene, render_scene
 
     rng = np.random.default_rng(seed0)
@@ -123,11 +126,11 @@ def rendered_hard(n: int, seed0: int = 900_000) -> tuple[list[tuple[str, np.ndar
             else:
                 dice.append(RenderDie(face, ["red", "blue"][int(rng.integers(2))], translucent=0.6,
                                       pip_colour=(235, 235, 235)))
-        scene = Scene(die_size=float(rng.uniform(30, 55)), touching=bool(rng.random() < 0.5),
+        scene = Scene(die_size=float(rng.uniform(*die)), touching=bool(rng.random() < 0.5),
                       background=felts[int(rng.integers(len(felts)))], noise=3.0, dim=float(rng.uniform(0.6, 1.0)))
         seed = seed0 + i
-        frame, drawn = render_scene(dice, scene, seed=seed)
-        empty, _ = render_scene([], scene, seed=seed)
+        frame, drawn = render_scene(dice, scene, seed=seed, size=size)
+        empty, _ = render_scene([], scene, seed=seed, size=size)
         stem = f"hard_{i}"
         labels = [LabelledDie(d.face, d.center, float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])))
                   for d in drawn]
@@ -148,6 +151,8 @@ def main() -> int:
     ap.add_argument("--only-detector", action="store_true", help="score only the reader with the detector")
     ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
     ap.add_argument("--rendered", type=int, default=0)
+    ap.add_argument("--rig", action="store_true",
+                    help="--rendered trays at the rig's geometry: 2304 x 1296, 65-80 px dice (hardware/README.md)")
     ap.add_argument("--json", help="write the numbers here")
     ap.add_argument("--mirrored", action="store_true",
                     help="each photo mirrored out to twice its width and height (four times the dice, each half as "
@@ -189,7 +194,8 @@ def main() -> int:
                 empties[g] = EmptyTray.from_frames([f for _, f, _ in iterate(data, only=chosen)])
         results[name] = score_set(name, photos, readers, detector, profile_photos, empties, args.count_known)
     if args.rendered:
-        photos, empties = rendered_hard(args.rendered)
+        photos, empties = (rendered_hard(args.rendered, size=(2304, 1296), die=(65, 80)) if args.rig
+                           else rendered_hard(args.rendered))
         print(f"rendered hard trays: {len(photos)} frames, {sum(len(lab) for _, _, lab in photos)} dice", flush=True)
         results["rendered"] = score_set("rendered", photos, readers, detector, [], None)
         det_reader = readers.get("reader with detector")
