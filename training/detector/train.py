@@ -18,7 +18,6 @@ import math
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F  # noqa: N812
@@ -63,28 +62,19 @@ def focal(pred: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor | None = 
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float, mirrored: bool = False
-         ) -> dict[str, int]:
+def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float) -> dict[str, int]:
     """Hard negatives: on every fit photo, the detections of ``detector`` at least ``threshold`` whose
     centre lies on no labelled die (tray screws, desk clutter). Fit photos only: dev and held-back
-    photos are never mined. ``mirrored``: also on the photo mirrored out to twice its size (read a second
-    time larger, as a frame over ``detector.MAX_SIDE`` is), each folded back onto the photo. Returns
-    how many per set."""
+    photos are never mined. Returns how many per set."""
     counts = {}
     for name, photos in pools.items():
         n = 0
         for ph in photos:
-            h, w = ph.image.shape[:2]
-            dets = [(d.cx, d.cy, d.size) for d in detector.detect(ph.image, threshold=threshold)]
-            if mirrored:
-                big = cv2.copyMakeBorder(ph.image, 0, h, 0, w, cv2.BORDER_REFLECT)
-                dets += [(d.cx if d.cx < w else 2 * w - 1 - d.cx, d.cy if d.cy < h else 2 * h - 1 - d.cy, d.size)
-                         for d in detector.detect(big, threshold=threshold)]
-            rows: list[tuple[float, float, float]] = []
-            for x, y, size in dets:
-                near = [np.hypot(x - cx, y - cy) < 0.6 * s for cx, cy, s in ph.dice]
-                if not any(near) and all(np.hypot(x - a, y - b) > 0.5 * max(size, c) for a, b, c in rows):
-                    rows.append((x, y, size))
+            rows = []
+            for d in detector.detect(ph.image, threshold=threshold):
+                near = [np.hypot(d.cx - cx, d.cy - cy) < 0.6 * s for cx, cy, s in ph.dice]
+                if not any(near):
+                    rows.append((d.cx, d.cy, d.size))
             ph.negatives = np.array(rows, np.float32).reshape(-1, 3)
             n += len(rows)
         counts[name] = n
@@ -195,8 +185,6 @@ def main() -> int:
     ap.add_argument("--mine", nargs="?", const="shipped", metavar="DETECTOR.onnx",
                     help="mine hard negatives on the fit photos with this detector (default: the shipped one)")
     ap.add_argument("--mine-threshold", type=float, default=0.2)
-    ap.add_argument("--mine-mirrored", action="store_true",
-                    help="also mine each fit photo mirrored out to twice its size (the detector's second read)")
     ap.add_argument("--hard-weight", type=float, default=8.0, help="extra weight of a hard negative's cells")
     ap.add_argument("--hard-share", type=float, default=0.5,
                     help="share of a real set's draws taken from photos with hard negatives")
@@ -225,7 +213,7 @@ def main() -> int:
     mined: dict[str, int] = {}
     if args.mine:
         miner = DieDetector(None if args.mine == "shipped" else args.mine)
-        mined = mine(miner, pools, args.mine_threshold, args.mine_mirrored)
+        mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
                       args.hard_share if args.mine else 0.0, args.paste)
@@ -282,7 +270,7 @@ def main() -> int:
         command += f" --init {args.init}"
     if args.mine:
         command += (f" --mine {args.mine} --mine-threshold {args.mine_threshold} --hard-weight {args.hard_weight}"
-                    f" --hard-share {args.hard_share}") + (" --mine-mirrored" if args.mine_mirrored else "")
+                    f" --hard-share {args.hard_share}")
     meta: dict[str, object] = {
         "input": args.size, "stride": STRIDE, "threshold": 0.3, "outputs": ["heat", "dx", "dy", "log_size"],
         "trained_on": {n: {"photos": len(pools[n]), "licence": sources[n]} for n in names}
