@@ -137,9 +137,13 @@ class DieDetector:
             return found
         out, second_scale = self.heatmap(frame, side)
         second = decode(out, self.stride, cut, second_scale)
-        # a large die of the first read stands, and what the second read saw on it (its pips) goes
+        # A large die of the first read stands; where it is sure, what the second read saw on it that is
+        # less than half its size (its pips) goes. A doubt must not hide dice: on a frame of tiny dice the
+        # first read's few detections are not dice at all.
         large = [d for d in found if d.size * scale >= LARGE_DIE]
-        second = [e for e in second if all(np.hypot(d.cx - e.cx, d.cy - e.cy) > 0.5 * d.size for d in large)]
+        sure = [d for d in large if d.score >= self.threshold]
+        second = [e for e in second
+                  if all(np.hypot(d.cx - e.cx, d.cy - e.cy) > 0.5 * d.size or e.size > 0.5 * d.size for d in sure)]
         return sorted(second + large, key=lambda d: -d.score)
 
 
