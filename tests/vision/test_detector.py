@@ -376,3 +376,16 @@ def test_a_mirrored_photo_has_each_die_four_times_where_its_labels_say():
     assert big.shape == (60, 80, 3) and len(dice) == 4 and {d.value for d in dice} == {4}
     for d in dice:
         assert tuple(big[int(d.center[1]), int(d.center[0])]) == (200, 50, 20)
+
+
+def test_the_daemons_reader_reads_a_roll_on_a_frame_of_the_rigs_size(det_reader):
+    """The rig's camera gives 2304 x 1296 frames with 73 px dice (hardware/README.md): a frame the
+    detector reads twice. The simulated camera at that size: every roll read right, nothing extra."""
+    from companion.hardware.camera import SimulatedCamera
+
+    assert det_reader.detector is not None and det_reader.detector.second_side(np.zeros((1296, 2304, 3))) == 640
+    for seed in (0, 3, 6):
+        cam = SimulatedCamera(size=(2304, 1296), seed=seed, scene=Scene(tray_seed=seed, die_size=73), rolling_frames=0)
+        rolled = cam.roll(5)
+        reading = det_reader.read(cam.read())
+        assert sorted(d.value for d in reading.dice) == sorted(d.face for d in rolled)
