@@ -188,9 +188,10 @@ def render_tray(seed: int) -> Photo:
 
 # ---------------------------------------------------------------- augmentation and targets
 
-def mosaic(rng: np.random.Generator, crops: list[Photo], size: int = CACHE_SIDE) -> Photo:
-    """Single-die crops tiled k x k on felt-coloured ground: a tray of them, each tile one die."""
-    k = int(rng.integers(1, 5))
+def mosaic(rng: np.random.Generator, crops: list[Photo], size: int = CACHE_SIDE, k: int | None = None) -> Photo:
+    """Single-die crops tiled k x k (1-4 unless given) on felt-coloured ground: a tray of them, each
+    tile one die."""
+    k = int(rng.integers(1, 5)) if k is None else k
     cell = size // k
     img = np.empty((size, size, 3), np.uint8)
     img[:] = np.median(crops[0].image.reshape(-1, 3), axis=0)
@@ -206,6 +207,31 @@ def mosaic(rng: np.random.Generator, crops: list[Photo], size: int = CACHE_SIDE)
         img[y0:y0 + s, x0:x0 + s] = tile
         rows.append((x0 + s / 2, y0 + s / 2, s * 0.95))
     return Photo("chase-casino-crops", "mosaic", img, np.array(rows, np.float32).reshape(-1, 3))
+
+
+def tiled(rng: np.random.Generator, pool: list[Photo], k: int, size: int = CACHE_SIDE) -> Photo:
+    """``k`` x ``k`` photos of one set side by side in one square: the same dice at 1/k of their size,
+    as a whole tray shows them. Without it the only small real dice were two sets' (nell-byler-d6's and
+    the webcam's, 11-21 px at a 224 px input), and a detector trained without nell-byler-d6 missed a
+    third of that set's."""
+    cell = size // k
+    img = np.empty((size, size, 3), np.uint8)
+    img[:] = np.median(pool[int(rng.integers(len(pool)))].image.reshape(-1, 3), axis=0)
+    dice, negs = [], []
+    for i in range(k * k):
+        ph = pool[int(rng.integers(len(pool)))]
+        h, w = ph.image.shape[:2]
+        f = cell / max(h, w)
+        tw, th = max(1, round(w * f)), max(1, round(h * f))
+        x0 = (i % k) * cell + (cell - tw) // 2
+        y0 = (i // k) * cell + (cell - th) // 2
+        img[y0:y0 + th, x0:x0 + tw] = cv2.resize(ph.image, (tw, th), interpolation=cv2.INTER_AREA)
+        for rows, out in ((ph.dice, dice), (ph.negatives, negs)):
+            if len(rows):
+                out.append(np.column_stack([rows[:, 0] * f + x0, rows[:, 1] * f + y0, rows[:, 2] * f]))
+    def stack(parts: list[np.ndarray]) -> np.ndarray:
+        return np.concatenate(parts).astype(np.float32) if parts else np.zeros((0, 3), np.float32)
+    return Photo(pool[0].name, "tiled", img, stack(dice), stack(negs))
 
 
 def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:

@@ -36,6 +36,7 @@ from training.detector.data import (
     mosaic,
     parts,
     render_tray,
+    tiled,
     targets,
     to_input,
 )
@@ -81,9 +82,23 @@ def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float)
     return counts
 
 
+TILE_SIDE = 11.0  # px at the network's input: the smallest median die a tiling may leave (nell-byler-d6's 10th percentile)
+MAX_TILE = 8
+
+
+def _max_tile(pool: list[Photo], size: int) -> int:
+    """The largest k for which k x k photos of ``pool`` in one input leave its median die TILE_SIDE px
+    wide (chase's crops: a die fills its crop)."""
+    sides = [float(np.median(p.dice[:, 2])) / max(p.image.shape[:2]) for p in pool if len(p.dice)]
+    if not sides:
+        return 1
+    return int(min(MAX_TILE, float(np.median(sides)) * size / TILE_SIDE))
+
+
 class Sampler:
     def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int,
-                 hard_weight: float = 0.0, hard_share: float = 0.0, paste_share: float = 0.0) -> None:
+                 hard_weight: float = 0.0, hard_share: float = 0.0, paste_share: float = 0.0,
+                 tile_share: float = 0.0) -> None:
         self.pools = pools
         self.rendered = rendered
         self.size = size
@@ -93,6 +108,10 @@ class Sampler:
         self.hard = {n: [p for p in pool if len(p.negatives)] for n, pool in pools.items()}
         # real dice to paste onto other sources' photos and onto rendered felt (``paste.py``)
         self.paste_share = paste_share
+        # of a real set's photo draws, this share tiled k x k (``tiled``; chase's crops: ``mosaic``), with
+        # k up to what leaves the set's median die TILE_SIDE px wide at the input
+        self.tile_share = tile_share
+        self.max_tile = {n: _max_tile(pool, size) for n, pool in pools.items()}
         self.patches: dict[str, list[DiePatch]] = (
             {n: cut_patches(pool) for n, pool in pools.items()} if paste_share else {})
         names = ["rendered"] + [n for n in pools if pools[n]]
@@ -114,8 +133,12 @@ class Sampler:
         if name == "rendered":
             return self.rendered[int(self.rng.integers(len(self.rendered)))]
         pool = self.pools[name]
+        big = self.max_tile[name]
+        tile = big >= 2 and self.tile_share > 0 and self.rng.random() < self.tile_share
         if name == "chase-casino-crops" and self.rng.random() < 0.85:
-            return mosaic(self.rng, pool)
+            return mosaic(self.rng, pool, k=int(self.rng.integers(5, big + 1)) if tile and big >= 5 else None)
+        if tile:
+            return tiled(self.rng, pool, int(self.rng.integers(2, big + 1)))
         hard = self.hard[name]
         if hard and self.hard_share > 0 and self.rng.random() < self.hard_share:
             return hard[int(self.rng.integers(len(hard)))]
@@ -190,6 +213,8 @@ def main() -> int:
                     help="share of a real set's draws taken from photos with hard negatives")
     ap.add_argument("--paste", type=float, default=0.0,
                     help="share of draws given 1-5 real dice of another source, recoloured (copy-paste)")
+    ap.add_argument("--tile", type=float, default=0.0,
+                    help="share of a real set's draws tiled k x k with photos of that set, where its dice stay large enough")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--deep32", action="store_true",
@@ -216,7 +241,7 @@ def main() -> int:
         mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
-                      args.hard_share if args.mine else 0.0, args.paste)
+                      args.hard_share if args.mine else 0.0, args.paste, args.tile)
     if args.paste:
         print("patches to paste: " + ", ".join(f"{n} {len(p)}" for n, p in sampler.patches.items()), flush=True)
     model = slim() if args.slim else DieNet(deep32=args.deep32)
@@ -262,6 +287,8 @@ def main() -> int:
                                   ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
     if args.paste:
         command += f" --paste {args.paste}"
+    if args.tile:
+        command += f" --tile {args.tile}"
     if args.slim:
         command += " --slim"
     if args.deep32:
