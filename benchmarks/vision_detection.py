@@ -24,7 +24,9 @@ they are no accuracy claim. ``--count-known`` reads each photo as the table does
 were rolled (``DiceReader.read(expected=...)``: the labels' count), so that extra dice beyond it go.
 ``--rig`` renders those trays as the rig's camera sees them (2304 x 1296, 65-80 px dice).
 ``--mirrored`` reads each photo mirrored out to twice its size (every photo of the sets is at most
-640 px, so only this shows the detector's second read); ``--one-read`` turns the second read off.
+640 px, so only this shows the detector's second read); ``--enlarge K`` reads each photo enlarged K
+times (the same scene at a phone's resolution, dice K times wider); ``--one-read`` turns the second
+read off.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ import numpy as np
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DieDetector
 from companion.vision.empty_tray import EmptyTray
-from companion.vision.evaluate import LabelledDie, Score, iterate, mirrored
+from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored
 from companion.vision.profile_build import build_profile
 from companion.vision.reader import UNCERTAIN, DiceReader
 
@@ -154,6 +156,8 @@ def main() -> int:
     ap.add_argument("--rig", action="store_true",
                     help="--rendered trays at the rig's geometry: 2304 x 1296, 65-80 px dice (hardware/README.md)")
     ap.add_argument("--json", help="write the numbers here")
+    ap.add_argument("--enlarge", type=float, default=1.0, metavar="K",
+                    help="each photo enlarged K times (bicubic): the same scene at a phone's resolution")
     ap.add_argument("--mirrored", action="store_true",
                     help="each photo mirrored out to twice its width and height (four times the dice, each half as "
                          "wide to the detector: a photo of a whole tray); calibration off")
@@ -179,12 +183,14 @@ def main() -> int:
         photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=stems)]
         if args.mirrored:
             photos = [(stem, *mirrored(f, lab)) for stem, f, lab in photos]
+        if args.enlarge != 1.0:
+            photos = [(stem, *enlarged(f, lab, args.enlarge)) for stem, f, lab in photos]
         n = sum(len(lab) for _, _, lab in photos)
         print(f"{name} ({args.part}): {len(photos)} photos, {n} dice", flush=True)
-        calibrate = not (args.no_calibration or args.mirrored)
+        calibrate = not (args.no_calibration or args.mirrored or args.enlarge != 1.0)
         profile_photos = [(f, lab) for _, f, lab in iterate(data, only=picked)] if calibrate else []
         empties = None
-        if name == "matteop65-webcam" and not args.mirrored:
+        if name == "matteop65-webcam" and not args.mirrored and args.enlarge == 1.0:
             by_group: dict[str, list[str]] = defaultdict(list)
             for s in train:
                 by_group[group(s)].append(s)

@@ -201,3 +201,10 @@ def mirrored(frame: np.ndarray, labels: Sequence[LabelledDie]) -> tuple[np.ndarr
     out = cv2.copyMakeBorder(frame, 0, h, 0, w, cv2.BORDER_REFLECT)
     return out, [LabelledDie(d.value, (x, y), d.size) for d in labels
                  for x in (d.center[0], 2 * w - 1 - d.center[0]) for y in (d.center[1], 2 * h - 1 - d.center[1])]
+
+
+def enlarged(frame: np.ndarray, labels: Sequence[LabelledDie], k: float) -> tuple[np.ndarray, list[LabelledDie]]:
+    """The photo enlarged ``k`` times (bicubic) and its labels with it: the same scene as a camera of
+    ``k`` times the resolution shows it (a phone's full-size photo), softer than a real one."""
+    out = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    return out, [LabelledDie(d.value, (d.center[0] * k, d.center[1] * k), d.size * k) for d in labels]

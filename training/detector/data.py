@@ -276,14 +276,20 @@ def augment(rng: np.random.Generator, photo: Photo, size: int) -> tuple[np.ndarr
     return img, dice
 
 
-def augment_all(rng: np.random.Generator, photo: Photo, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """As ``augment``, with the photo's hard negatives moved along (cx, cy, side in input pixels)."""
+def augment_all(rng: np.random.Generator, photo: Photo, size: int, zoom: float = 0.0
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """As ``augment``, with the photo's hard negatives moved along (cx, cy, side in input pixels).
+    ``zoom``: the share of draws enlarged 1.6-3 times, as the detector's second read sees a frame
+    (``companion/vision/detector.py``: a frame over 640 px is read again at 640, 2.9 times 224)."""
     img, dice = photo.image, photo.dice
     negs = photo.negatives
     h, w = img.shape[:2]
     # Scale: mostly the whole frame into the input, as at inference, sometimes zoomed in or out.
     fit = size / max(h, w)
-    scale = fit * float(np.exp(rng.uniform(math.log(0.7), math.log(1.6))))
+    if zoom > 0 and rng.random() < zoom:
+        scale = fit * float(np.exp(rng.uniform(math.log(1.6), math.log(3.0))))
+    else:
+        scale = fit * float(np.exp(rng.uniform(math.log(0.7), math.log(1.6))))
     if len(dice):
         med = float(np.median(dice[:, 2])) * scale
         if med < 7:

@@ -98,7 +98,7 @@ def _max_tile(pool: list[Photo], size: int) -> int:
 class Sampler:
     def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int,
                  hard_weight: float = 0.0, hard_share: float = 0.0, paste_share: float = 0.0,
-                 tile_share: float = 0.0) -> None:
+                 tile_share: float = 0.0, zoom: float = 0.0) -> None:
         self.pools = pools
         self.rendered = rendered
         self.size = size
@@ -111,6 +111,7 @@ class Sampler:
         # of a real set's photo draws, this share tiled k x k (``tiled``; chase's crops: ``mosaic``), with
         # k up to what leaves the set's median die TILE_SIDE px wide at the input
         self.tile_share = tile_share
+        self.zoom = zoom  # share of draws enlarged 1.6-3 times (``augment_all``)
         self.max_tile = {n: _max_tile(pool, size) for n, pool in pools.items()}
         self.patches: dict[str, list[DiePatch]] = (
             {n: cut_patches(pool) for n, pool in pools.items()} if paste_share else {})
@@ -147,7 +148,7 @@ class Sampler:
     def batch(self, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         xs, hs, rs, ms, ws = [], [], [], [], []
         for _ in range(n):
-            img, dice, negs = augment_all(self.rng, self.photo(), self.size)
+            img, dice, negs = augment_all(self.rng, self.photo(), self.size, self.zoom)
             h, r, m = targets(dice, self.size, STRIDE)
             xs.append(to_input(img))
             hs.append(h)
@@ -215,6 +216,8 @@ def main() -> int:
                     help="share of draws given 1-5 real dice of another source, recoloured (copy-paste)")
     ap.add_argument("--tile", type=float, default=0.0,
                     help="share of a real set's draws tiled k x k with photos of that set, where its dice stay large enough")
+    ap.add_argument("--zoom", type=float, default=0.0,
+                    help="share of draws enlarged 1.6-3 times (what the second read of a large frame sees)")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--deep32", action="store_true",
@@ -241,7 +244,7 @@ def main() -> int:
         mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
-                      args.hard_share if args.mine else 0.0, args.paste, args.tile)
+                      args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom)
     if args.paste:
         print("patches to paste: " + ", ".join(f"{n} {len(p)}" for n, p in sampler.patches.items()), flush=True)
     model = slim() if args.slim else DieNet(deep32=args.deep32)
@@ -289,6 +292,8 @@ def main() -> int:
         command += f" --paste {args.paste}"
     if args.tile:
         command += f" --tile {args.tile}"
+    if args.zoom:
+        command += f" --zoom {args.zoom}"
     if args.slim:
         command += " --slim"
     if args.deep32:
