@@ -11,7 +11,7 @@ from companion.vision.annotate import LOOKED, annotate
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, decode, letterbox
 from companion.vision.empty_tray import EmptyTray
-from companion.vision.evaluate import LabelledDie, Score, iterate, mirrored
+from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored
 from companion.vision.reader import UNCERTAIN, DiceReader, DieReading, Reading
 from companion.vision.render import RenderDie, Scene, render_scene
 
@@ -376,6 +376,17 @@ def test_a_mirrored_photo_has_each_die_four_times_where_its_labels_say():
     assert big.shape == (60, 80, 3) and len(dice) == 4 and {d.value for d in dice} == {4}
     for d in dice:
         assert tuple(big[int(d.center[1]), int(d.center[0])]) == (200, 50, 20)
+
+
+def test_an_enlarged_photo_keeps_each_die_where_its_labels_say():
+    frame = np.zeros((30, 40, 3), np.uint8)
+    frame[5:11, 8:14] = (200, 50, 20)  # a die at (10.5, 7.5) px centres, 6 px wide
+    big, dice = enlarged(frame, [LabelledDie(4, (10.5, 7.5), 6.0)], 3)
+    assert big.shape == (90, 120, 3) and len(dice) == 1
+    d = dice[0]
+    assert d.value == 4 and d.size == 18.0 and d.center == (31.5, 22.5)
+    assert tuple(big[int(d.center[1]), int(d.center[0])]) == (200, 50, 20)
+    assert tuple(big[int(d.center[1]), int(d.center[0] + d.size)]) == (0, 0, 0)
 
 
 def test_the_daemons_reader_reads_a_roll_on_a_frame_of_the_rigs_size(det_reader):
