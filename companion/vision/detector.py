@@ -5,7 +5,8 @@ only find what stands out from the background (dark dice on dark felt, transluce
 against a wall it misses). The frame is shrunk to the network's square input (long side to ``input``
 px, the rest padded with the frame's mean colour); the network gives, at stride 4, a die-centre
 heatmap, the centre's place within its cell and the die's log size. Peaks of the heatmap are dice.
-A frame larger than ``MAX_SIDE`` is read a second time at that size, where its small dice show pips.
+A frame larger than ``MAX_SIDE`` is read a second time at that size, where its small dice show pips;
+unless that read sees the pips of dice the first read saw whole.
 Trained by ``training/detector/train.py``; what it was trained on is in the model's JSON.
 """
 
@@ -31,6 +32,12 @@ DEFAULT_DETECTOR = MODELS / "dice_detector.onnx"
 # MAX_SIDE they would be larger than any die the network trained on.
 MAX_SIDE = 640
 LARGE_DIE = 48.0
+# A frame of an ordinary scene in more pixels (a phone's full-size photo: docs/log/large-frames-2026-11-28.md)
+# is read right at 224 px; at 640 it is 2.9 times larger than the network trained on, and it takes pips
+# and keys for dice. When the caller's die size (segmentation's) agrees with the first read's and the
+# second read's dice are less than PIP_SIZE of it, the second read is seeing pips: the first read stands.
+PIP_SIZE = 0.5
+AGREE = (0.5, 2.0)  # the first read's dice agree with the caller's size within this ratio
 
 
 @dataclass(frozen=True)
@@ -128,7 +135,11 @@ class DieDetector:
         """The long side of the second read (``MAX_SIDE``), for a frame larger than that; else None."""
         return MAX_SIDE if self.second_read and max(frame.shape[:2]) > MAX_SIDE else None
 
-    def detect(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+    def detect(self, frame: np.ndarray, threshold: float | None = None, die_side: float | None = None
+               ) -> list[Detection]:
+        """The dice of ``frame`` at least ``threshold`` likely (default: the model's threshold).
+        ``die_side``: the die's box side (frame px) as another finder sees it, which tells a second read
+        that sees pips from one that sees dice too small for the first (``PIP_SIZE``)."""
         cut = self.threshold if threshold is None else threshold
         out, scale = self.heatmap(frame)
         found = decode(out, self.stride, cut, scale)
@@ -137,6 +148,8 @@ class DieDetector:
             return found
         out, second_scale = self.heatmap(frame, side)
         second = decode(out, self.stride, cut, second_scale)
+        if die_side and self._sees_pips(found, second, die_side):
+            return found
         # A large die of the first read stands; where it is sure, what the second read saw on it that is
         # less than half its size (its pips) goes. A doubt must not hide dice: on a frame of tiny dice the
         # first read's few detections are not dice at all.
@@ -145,6 +158,16 @@ class DieDetector:
         second = [e for e in second
                   if all(np.hypot(d.cx - e.cx, d.cy - e.cy) > 0.5 * d.size or e.size > 0.5 * d.size for d in sure)]
         return sorted(second + large, key=lambda d: -d.score)
+
+    def _sees_pips(self, first: list[Detection], second: list[Detection], die_side: float) -> bool:
+        """Whether the second read's sure dice are pips: far smaller than the die, where the first read's
+        sure dice are the die's size."""
+        once = [d.size for d in first if d.score >= self.threshold]
+        twice = [d.size for d in second if d.score >= self.threshold]
+        if not once or not twice:
+            return False
+        return (float(np.median(twice)) < PIP_SIZE * die_side
+                and AGREE[0] * die_side <= float(np.median(once)) <= AGREE[1] * die_side)
 
 
 def available(model_path: Path | str | None = None) -> bool:

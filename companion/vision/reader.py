@@ -333,13 +333,15 @@ class DiceReader:
         sure of (``VOUCH``), or what it doubts where the empty tray shows something; a die found with
         the detector's help needs a second witness (``_witnessed``)."""
         assert self.detector is not None
-        dets = self.detector.detect(frame, threshold=DOUBT)
+        witness, side = self._proposals(frame, die_size)
+        # segmentation's (or the caller's) die size tells the detector's second read of a large frame
+        # when it sees pips (``detector.PIP_SIZE``)
+        dets = self.detector.detect(frame, threshold=DOUBT, die_side=(die_size or side) * DETECT_WINDOW)
         self.last_detections = dets
         sure = [d for d in dets if d.score >= self.detector.threshold]
         hint = die_size
         if hint is None and sure:
             hint = float(np.median([d.size for d in sure])) / DETECT_WINDOW
-        witness, side = self._proposals(frame, die_size)
         shown: list[tuple[float, float, float]] = (empty.changes(frame if raw is None else raw, hint or side)
                                                 if empty is not None else [])
         self._shown = shown

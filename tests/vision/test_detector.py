@@ -95,6 +95,19 @@ def test_the_second_read_finds_dice_that_are_dots_at_the_first(detector, fixture
     assert once_score.recall < twice_score.recall - 0.1, once_score.line()
 
 
+def test_a_sharper_photo_of_an_ordinary_scene_reads_as_well_as_the_photo(det_reader, fixtures):
+    """The webcam photos enlarged twice (as a camera of twice the resolution shows the scene) are read
+    twice by the detector; at 640 px it sees each pip as a die, and segmentation's die size says so:
+    the first read stands (``detector.PIP_SIZE``). Before, each pip was read as a 1."""
+    native, sharper = Score(), Score()
+    for _, frame, labels in iterate(fixtures / "matteop65-webcam"):
+        for score, (img, dice) in ((native, (frame, labels)), (sharper, enlarged(frame, labels, 2))):
+            reading = det_reader.read(img)
+            score.add(dice, [(d.value, d.box, d.center, d.confidence) for d in reading.dice], reading.ms, UNCERTAIN)
+    assert max(frame.shape[:2]) * 2 > 640  # the enlarged photos take the second read
+    assert sharper.right >= native.right - 1 and sharper.extra <= native.extra + 1, (native.report(), sharper.report())
+
+
 def test_a_die_too_large_for_the_second_read_comes_from_the_first(detector):
     """A die a third of a 1600 px frame is about 75 px at 224 and 210 px at 640, larger than any die the
     network trained on: the first read's detection is kept."""
@@ -125,7 +138,8 @@ class _Stub:
     def __init__(self, dets: list[Detection], threshold: float = 0.5) -> None:
         self.dets, self.threshold = dets, threshold
 
-    def detect(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+    def detect(self, frame: np.ndarray, threshold: float | None = None, die_side: float | None = None
+               ) -> list[Detection]:
         return [d for d in self.dets if d.score >= (threshold or self.threshold)]
 
 

@@ -36,8 +36,8 @@ from training.detector.data import (
     mosaic,
     parts,
     render_tray,
-    tiled,
     targets,
+    tiled,
     to_input,
 )
 from training.detector.model import STRIDE, DieNet, slim
@@ -82,7 +82,8 @@ def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float)
     return counts
 
 
-TILE_SIDE = 11.0  # px at the network's input: the smallest median die a tiling may leave (nell-byler-d6's 10th percentile)
+# px at the network's input: the smallest median die a tiling may leave (nell-byler-d6's 10th percentile)
+TILE_SIDE = 11.0
 MAX_TILE = 8
 
 
@@ -215,7 +216,7 @@ def main() -> int:
     ap.add_argument("--paste", type=float, default=0.0,
                     help="share of draws given 1-5 real dice of another source, recoloured (copy-paste)")
     ap.add_argument("--tile", type=float, default=0.0,
-                    help="share of a real set's draws tiled k x k with photos of that set, where its dice stay large enough")
+                    help="share of a real set's draws tiled k x k with photos of that set (its dice kept large enough)")
     ap.add_argument("--zoom", type=float, default=0.0,
                     help="share of draws enlarged 1.6-3 times (what the second read of a large frame sees)")
     ap.add_argument("--slim", action="store_true",
