@@ -1,11 +1,12 @@
 """How the dice reader holds up when the same photos are taken differently: dimmer, closer, wider,
 turned, more compressed. Per-die accuracy for each change, scored like ``companion dice eval``.
 
-    .venv/bin/python benchmarks/vision_robustness.py [--part test|val] [--model M.onnx] [--changes ...]
+    .venv/bin/python benchmarks/vision_robustness.py [--part test|val] [--model M.onnx] [--no-detector] [--changes ...]
 
 ``--part test`` (default): the held-back photos of split.json with the shipped model. ``--part val``:
-the validation part of the train photos (training/dev_split.py), for a model trained without it
-(``make_patches.py --dev``); that is the part to compare readers on while changing them.
+the dev part of the train photos (``training/detector/data.py``'s rule; for nell-byler-d6 and the
+webcam set the same photos as training/dev_split.py), the part to compare readers on while changing
+them. The reader reads as the daemon does, with the die detector; ``--no-detector`` without it.
 
 Changes: ``none``; ``rot90``; ``scaleK`` (resized by K); ``dimK`` (every pixel times K); ``shade``
 (light falling to 40% across the frame); ``warm`` (lamplight: blue x0.6, green x0.9, red x1.1);
@@ -30,6 +31,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion.vision.detector import DieDetector, available  # noqa: E402
 from companion.vision.evaluate import LabelledDie, Score, iterate  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 
@@ -82,8 +84,8 @@ def change(frame: np.ndarray, labels: list[LabelledDie], name: str) -> tuple[np.
 
 def photos(name: str, part: str) -> Iterator[tuple[Path, np.ndarray, list[LabelledDie]]]:
     if part == "val":
-        from training.dev_split import dev_split
-        only = dev_split()[name][1]
+        from training.detector.data import parts
+        only = parts(name)["dev"]
     else:
         only = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[name]["test"]
     return iterate(DATA / name, only=only)
@@ -95,8 +97,10 @@ def main() -> None:
     ap.add_argument("--model", default=None)
     ap.add_argument("--sets", nargs="*", default=["nell-byler-d6", "matteop65-webcam"])
     ap.add_argument("--changes", nargs="*", default=CHANGES)
+    ap.add_argument("--no-detector", action="store_true", help="the reader without the die detector")
     args = ap.parse_args()
-    reader = DiceReader(args.model)
+    detector = None if args.no_detector or not available() else DieDetector()
+    reader = DiceReader(args.model, detector=detector)
     print("| set | change | frame | per-die | missed / extra | median ms |\n| --- | --- | --- | --- | --- | --- |")
     for name in args.sets:
         for what in args.changes:
