@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision.detector import DieDetector, available  # noqa: E402
-from companion.vision.evaluate import LabelledDie, Score, iterate  # noqa: E402
+from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "dice"  # ../shared beside the repository
@@ -49,10 +49,7 @@ def change(frame: np.ndarray, labels: list[LabelledDie], name: str) -> tuple[np.
         return cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE), [
             LabelledDie(lab.value, (h - 1 - lab.center[1], lab.center[0]), lab.size) for lab in labels]
     if name.startswith("scale"):
-        k = float(name[5:])
-        how = cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC
-        out = cv2.resize(frame, (round(w * k), round(h * k)), interpolation=how)
-        return out, [LabelledDie(lab.value, (lab.center[0] * k, lab.center[1] * k), lab.size * k) for lab in labels]
+        return enlarged(frame, labels, float(name[5:]))
     if name.startswith("dim"):
         return (frame.astype(np.float32) * float(name[3:])).astype(np.uint8), labels
     if name == "warm":  # lamplight: less blue, a little more red

@@ -204,7 +204,10 @@ def mirrored(frame: np.ndarray, labels: Sequence[LabelledDie]) -> tuple[np.ndarr
 
 
 def enlarged(frame: np.ndarray, labels: Sequence[LabelledDie], k: float) -> tuple[np.ndarray, list[LabelledDie]]:
-    """The photo enlarged ``k`` times (bicubic) and its labels with it: the same scene as a camera of
-    ``k`` times the resolution shows it (a phone's full-size photo), softer than a real one."""
-    out = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    """The photo resized ``k`` times (bicubic; by area when shrunk) and its labels with it: for k > 1
+    the same scene as a camera of ``k`` times the resolution shows it (a phone's full-size photo),
+    softer than a real one."""
+    h, w = frame.shape[:2]
+    how = cv2.INTER_AREA if k < 1 else cv2.INTER_CUBIC
+    out = cv2.resize(frame, (round(w * k), round(h * k)), interpolation=how)
     return out, [LabelledDie(d.value, (d.center[0] * k, d.center[1] * k), d.size * k) for d in labels]

@@ -12,7 +12,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from training.detector.data import Photo  # noqa: E402
+from training.detector.data import Photo, tiled  # noqa: E402
 from training.detector.paste import cut_patches, paste  # noqa: E402
 
 GREY = 120
@@ -73,3 +73,18 @@ def test_hard_negatives_under_a_pasted_die_go_the_others_stay():
         assert all(math.hypot(x - cx, y - cy) > 0.6 * s for cx, cy, s in out.dice)
     dropped = [n for n in negatives if not any((n == k).all() for k in out.negatives)]
     assert dropped and all(any(math.hypot(n[0] - cx, n[1] - cy) <= 0.6 * s for cx, cy, s in out.dice) for n in dropped)
+
+
+def test_tiled_photos_keep_each_die_where_its_labels_say():
+    """``train.py --tile``: k x k photos of one set in one square, each die 1/k of its size."""
+    pool = [_die_photo([(60, 60, 30)]), _die_photo([(200, 120, 40), (100, 180, 30)])]
+    rng = np.random.default_rng(0)
+    for k in (2, 3):
+        ph = tiled(rng, pool, k, size=320 * k)  # each photo is 320 px wide: its cell, unscaled
+        assert ph.image.shape == (320 * k, 320 * k, 3) and ph.negatives.shape == (0, 3)
+        assert k * k <= len(ph.dice) <= 2 * k * k  # every cell holds one photo, of one or two dice
+        for cx, cy, side in ph.dice:
+            assert side in (30.0, 40.0)
+            assert (ph.image[int(cy), int(cx)] == 0).all()  # the die's pip, where its label says
+    small = tiled(rng, pool, 2, size=320)  # cells of 160 px: each die half its size
+    assert set(small.dice[:, 2].tolist()) <= {15.0, 20.0}

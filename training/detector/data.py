@@ -226,12 +226,10 @@ def tiled(rng: np.random.Generator, pool: list[Photo], k: int, size: int = CACHE
         x0 = (i % k) * cell + (cell - tw) // 2
         y0 = (i // k) * cell + (cell - th) // 2
         img[y0:y0 + th, x0:x0 + tw] = cv2.resize(ph.image, (tw, th), interpolation=cv2.INTER_AREA)
-        for rows, out in ((ph.dice, dice), (ph.negatives, negs)):
-            if len(rows):
-                out.append(np.column_stack([rows[:, 0] * f + x0, rows[:, 1] * f + y0, rows[:, 2] * f]))
-    def stack(parts: list[np.ndarray]) -> np.ndarray:
-        return np.concatenate(parts).astype(np.float32) if parts else np.zeros((0, 3), np.float32)
-    return Photo(pool[0].name, "tiled", img, stack(dice), stack(negs))
+        dice.append(ph.dice * np.float32([f, f, f]) + np.float32([x0, y0, 0]))
+        negs.append(ph.negatives * np.float32([f, f, f]) + np.float32([x0, y0, 0]))
+    return Photo(pool[0].name, "tiled", img, np.concatenate(dice).astype(np.float32).reshape(-1, 3),
+                 np.concatenate(negs).astype(np.float32).reshape(-1, 3))
 
 
 def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
