@@ -107,6 +107,29 @@ def decode(out: np.ndarray, stride: int, threshold: float, scale: float = 1.0) -
     return found
 
 
+@dataclass(frozen=True)
+class Found:
+    """A frame's detections, and the heatmaps they came from (one per read, with the frame-to-input
+    scale), which still say how die-like a place is far below the threshold."""
+
+    dice: list[Detection]
+    heatmaps: tuple[tuple[np.ndarray, float], ...]
+    stride: int
+
+    def heat(self, cx: float, cy: float, side: float) -> float:
+        """The heatmap's highest value (0-1) in a square window of ``side`` frame px centred on (cx, cy),
+        over every read."""
+        best = -np.inf
+        for logit, scale in self.heatmaps:
+            k = scale / self.stride
+            x0, x1 = max(0, int((cx - side / 2) * k)), int(np.ceil((cx + side / 2) * k)) + 1
+            y0, y1 = max(0, int((cy - side / 2) * k)), int(np.ceil((cy + side / 2) * k)) + 1
+            cell = logit[y0:y1, x0:x1]
+            if cell.size:
+                best = max(best, float(cell.max()))
+        return float(1.0 / (1.0 + np.exp(-best))) if np.isfinite(best) else 0.0
+
+
 class DieDetector:
     """Loads the network once; ``detect`` finds the dice of a BGR frame of any size."""
 
@@ -140,16 +163,22 @@ class DieDetector:
         """The dice of ``frame`` at least ``threshold`` likely (default: the model's threshold).
         ``die_side``: the die's box side (frame px) as another finder sees it, which tells a second read
         that sees pips from one that sees dice too small for the first (``PIP_SIZE``)."""
+        return self.find(frame, threshold, die_side).dice
+
+    def find(self, frame: np.ndarray, threshold: float | None = None, die_side: float | None = None) -> Found:
+        """``detect``'s dice, with the heatmaps of the reads that found them."""
         cut = self.threshold if threshold is None else threshold
         out, scale = self.heatmap(frame)
         found = decode(out, self.stride, cut, scale)
+        maps: tuple[tuple[np.ndarray, float], ...] = ((out[0], scale),)
         side = self.second_side(frame)
         if side is None:
-            return found
+            return Found(found, maps, self.stride)
         out, second_scale = self.heatmap(frame, side)
         second = decode(out, self.stride, cut, second_scale)
         if die_side and self._sees_pips(found, second, die_side):
-            return found
+            return Found(found, maps, self.stride)
+        maps += ((out[0], second_scale),)
         # A large die of the first read stands; where it is sure, what the second read saw on it that is
         # less than half its size (its pips) goes. A doubt must not hide dice: on a frame of tiny dice the
         # first read's few detections are not dice at all.
@@ -157,7 +186,7 @@ class DieDetector:
         sure = [d for d in large if d.score >= self.threshold]
         second = [e for e in second
                   if all(np.hypot(d.cx - e.cx, d.cy - e.cy) > 0.5 * d.size or e.size > 0.5 * d.size for d in sure)]
-        return sorted(second + large, key=lambda d: -d.score)
+        return Found(sorted(second + large, key=lambda d: -d.score), maps, self.stride)
 
     def _sees_pips(self, first: list[Detection], second: list[Detection], die_side: float) -> bool:
         """Whether the second read's sure dice are pips: far smaller than the die, where the first read's

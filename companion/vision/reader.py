@@ -38,7 +38,7 @@ from companion.vision import FACES, exposure
 from companion.vision.classifier import FaceClassifier
 from companion.vision.colour import body_colour
 from companion.vision.crops import patch
-from companion.vision.detector import Detection, DieDetector
+from companion.vision.detector import Detection, DieDetector, Found
 from companion.vision.detector import available as detector_available
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.pips import count_pips
@@ -80,6 +80,12 @@ VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the
 # (from ``DOUBT``): the grids it lays over touching dice and the tray's clutter cost most of the reading
 # time and, on the dev photos, found no die the detector had not at least doubted (docs/vision.md, Speed).
 NEAR_DETECTION = 1.0
+# ... and the rest are searched in the detector's heatmap order, FAR_BATCH at a time, until a batch holds
+# nothing the classifier takes for a die. On a table the detector never saw, it only
+# doubts the dice (heat well under DOUBT), and their windows are far from every detection
+# (docs/log/unseen-tray-2026-11-28.md): the first batches hold them. On a tray it knows, the rest is its
+# rim and clutter, and the search stops after one batch.
+FAR_BATCH = 4
 SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
@@ -336,7 +342,8 @@ class DiceReader:
         witness, side = self._proposals(frame, die_size)
         # segmentation's (or the caller's) die size tells the detector's second read of a large frame
         # when it sees pips (``detector.PIP_SIZE``)
-        dets = self.detector.detect(frame, threshold=DOUBT, die_side=(die_size or side) * DETECT_WINDOW)
+        seen = self.detector.find(frame, threshold=DOUBT, die_side=(die_size or side) * DETECT_WINDOW)
+        dets = seen.dice
         self.last_detections = dets
         sure = [d for d in dets if d.score >= self.detector.threshold]
         hint = die_size
@@ -352,7 +359,9 @@ class DiceReader:
                         if d.score >= self.detector.threshold or self._shown_near(d.cx, d.cy, d.size)]
             # Segmentation sized the dice as the detector did: its reading stands (as without a
             # detector), and the detector adds the dice it missed, each needing a second witness.
-            witness = [w for w, near in zip(witness, _near_detections(witness, dets), strict=True) if near]
+            near = _near_detections(witness, dets)
+            far = [w for w, n in zip(witness, near, strict=True) if not n]
+            witness = [w for w, n in zip(witness, near, strict=True) if n] + self._far_search(far, seen, prof)
             base = self._dice_windows(frame, die_size, prof, (witness, side))
             proposed = [d for d in proposed if all(np.hypot(d.cx - w.cx, d.cy - w.cy) > 0.5 * max(d.size, w.size)
                                                    for w in base)]
@@ -380,6 +389,23 @@ class DiceReader:
             dice, looked = self._with_reference(frame, shown, dice, prof)
         self._looked = [(d.cx, d.cy, d.size) for d in dets] + looked
         return dice
+
+    def _far_search(self, far: list[tuple[float, float, float, np.ndarray]], seen: Found, prof: Profile | None
+                    ) -> list[tuple[float, float, float, np.ndarray]]:
+        """Segmentation's windows far from every detection that the classifier takes for a die, looked at
+        in the order of the detector's heat on them, ``FAR_BATCH`` at a time, until a batch holds none."""
+        if not far or FAR_BATCH <= 0:
+            return []
+        order = np.argsort([-seen.heat(w[0], w[1], w[2]) for w in far], kind="stable")
+        kept: list[tuple[float, float, float, np.ndarray]] = []
+        for start in range(0, len(order), FAR_BATCH):
+            batch = [far[i] for i in order[start:start + FAR_BATCH]]
+            dice = [w for w, c in zip(batch, self._classify(batch, prof), strict=True)
+                    if self._die_score(c.probs) >= DIE_SCORE]
+            if not dice:
+                break
+            kept += dice
+        return kept
 
     def _detector_dice(self, frame: np.ndarray, proposed: list[Detection],
                        witness: list[tuple[float, float, float, np.ndarray]], prof: Profile | None,

@@ -9,7 +9,7 @@ import pytest
 
 from companion.vision.annotate import LOOKED, annotate
 from companion.vision.detection_score import DetectionScore
-from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, decode, letterbox
+from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, Found, decode, letterbox
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored
 from companion.vision.reader import UNCERTAIN, DiceReader, DieReading, Reading
@@ -141,6 +141,9 @@ class _Stub:
     def detect(self, frame: np.ndarray, threshold: float | None = None, die_side: float | None = None
                ) -> list[Detection]:
         return [d for d in self.dets if d.score >= (threshold or self.threshold)]
+
+    def find(self, frame: np.ndarray, threshold: float | None = None, die_side: float | None = None) -> Found:
+        return Found(self.detect(frame, threshold, die_side), (), 4)  # no heatmap: no heat anywhere
 
 
 def _one_die_tray() -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
@@ -276,10 +279,12 @@ def test_a_die_the_detector_adds_must_be_the_size_of_the_others():
     assert len(sized.dice) == 5 and any(np.hypot(d.center[0] - far[0], d.center[1] - far[1]) < 8 for d in sized.dice)
 
 
-def test_segmentation_is_classified_only_where_the_detector_looked():
-    """Segmentation's windows away from every detection (even a doubtful one) are not classified: they
-    cost most of the reading time and found no die the detector had not at least doubted. A die the
-    detector misses altogether is then found through the empty tray, when the table has one."""
+def test_a_die_the_detector_never_saw_is_still_read_where_segmentation_finds_it(monkeypatch):
+    """A die the detector misses altogether (on a table it never saw it only doubts the dice, far under
+    ``DOUBT``) is still read: segmentation's windows far from every detection are searched, a batch
+    at a time. Without that search it was lost, unless the table had captured its empty tray."""
+    import companion.vision.reader as reader_module
+
     scene = Scene(die_size=40.0, background=(40, 70, 110))
     frame, drawn = render_scene([RenderDie(v) for v in (2, 3, 5, 6)], scene, seed=5)
     empty, _ = render_scene([], scene, seed=5)
@@ -290,10 +295,65 @@ def test_segmentation_is_classified_only_where_the_detector_looked():
     blind = DiceReader(detector=_Stub(dets[:3]))  # type: ignore[arg-type]
     missed = drawn[3].center
     reading = blind.read(frame)
+    assert len(reading.dice) == 4
+    assert any(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) < 8 for d in reading.dice)
+    monkeypatch.setattr(reader_module, "FAR_BATCH", 0)  # the reader before the search
+    reading = blind.read(frame)
     assert len(reading.dice) == 3
     assert all(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) > 20 for d in reading.dice)
-    again = blind.read(frame, empty=EmptyTray(empty))
+    again = blind.read(frame, empty=EmptyTray(empty))  # the empty tray finds it too
     assert any(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) < 8 for d in again.dice)
+
+
+def test_the_far_search_follows_the_heat_and_stops_at_a_batch_without_a_die(monkeypatch):
+    """Windows far from every detection are classified in the order of the detector's heat on them, a
+    batch at a time, and the search ends with the first batch that holds no die: on a tray the
+    detector knows, what is far from its detections is the tray's rim and clutter."""
+    from companion.vision.reader import FAR_BATCH, _Window
+
+    reader = DiceReader(detector=_Stub([]))  # type: ignore[arg-type]
+    classes = reader.classifier.classes
+    patch = np.zeros((32, 32, 3), np.uint8)
+    far = [(20.0 + 40.0 * i, 100.0, 30.0, patch) for i in range(3 * FAR_BATCH)]
+    # heat rises from left to right (the heatmap at stride 4, the frame at scale 1)
+    logit = np.tile(np.linspace(-6.0, -1.0, 128, dtype=np.float32), (64, 1))
+    seen = Found([], ((logit, 1.0),), 4)
+    dice_at = {far[-1][0], far[-2][0]}  # the two hottest windows hold dice, the others not
+
+    asked: list[float] = []
+
+    def classify(wins: list, prof: object) -> list[_Window]:
+        out = []
+        for x, y, side, p in wins:
+            asked.append(x)
+            probs = np.full(len(classes), 0.01, np.float32)
+            probs[classes.index("3" if x in dice_at else "none")] = 1.0 - 0.01 * (len(classes) - 1)
+            out.append(_Window(x, y, side, probs, np.zeros(8, np.float32), p, np.zeros(3, np.float32)))
+        return out
+
+    monkeypatch.setattr(reader, "_classify", classify)
+    kept = reader._far_search(far, seen, None)
+    assert sorted(w[0] for w in kept) == sorted(dice_at)
+    # the first batch (the hottest windows) held the dice, the second none: nothing after it was asked
+    assert asked == [w[0] for w in far[::-1][: 2 * FAR_BATCH]]
+    asked.clear()
+    dice_at = set()
+    assert reader._far_search(far, seen, None) == [] and len(asked) == FAR_BATCH
+
+
+def test_the_heat_of_a_window_is_the_highest_of_every_read():
+    """``Found.heat``: the heatmap's highest value inside a window, in frame px through each read's
+    scale; a window off the heatmap has none."""
+    first = np.full((16, 16), -8.0, np.float32)
+    first[5, 5] = 2.0  # a peak at input px (20, 20): frame px (40, 40) at scale 0.5
+    second = np.full((40, 40), -8.0, np.float32)
+    second[30, 10] = 0.0  # input px (40, 120): frame px (40, 120) at scale 1
+    seen = Found([], ((first, 0.5), (second, 1.0)), 4)
+    assert seen.heat(40.0, 40.0, 16.0) == pytest.approx(1 / (1 + np.exp(-2.0)))
+    assert seen.heat(40.0, 120.0, 16.0) == pytest.approx(0.5)
+    assert seen.heat(100.0, 100.0, 8.0) < 0.001
+    assert seen.heat(-500.0, -500.0, 8.0) == 0.0
+    assert Found([], (), 4).heat(40.0, 40.0, 16.0) == 0.0
 
 
 def test_a_window_is_near_a_detection_within_the_larger_side():
