@@ -76,15 +76,13 @@ DOUBT = 0.1  # detections at least this likely are classified; kept if the empty
 HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
 SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
-# Segmentation's windows are classified only within this many window (or detection) sides of a detection
-# (from ``DOUBT``): the grids it lays over touching dice and the tray's clutter cost most of the reading
-# time and, on the dev photos, found no die the detector had not at least doubted (docs/vision.md, Speed).
+# Segmentation's windows within NEAR_DETECTION window (or detection) sides of a detection (from ``DOUBT``)
+# are all classified. On a tray the detector knows, the rest are its rim, screws and clutter (18 windows a
+# busy nell-byler-d6 frame, most of the reading time); on a tray it never saw, they also hold the dice it
+# only doubts, far under ``DOUBT`` (docs/log/unseen-tray-2026-11-28.md). So they are searched in the order
+# of the detector's heat on them, FAR_BATCH at a time, until a batch holds nothing the classifier takes
+# for a die: on a known tray that is usually the first.
 NEAR_DETECTION = 1.0
-# ... and the rest are searched in the detector's heatmap order, FAR_BATCH at a time, until a batch holds
-# nothing the classifier takes for a die. On a table the detector never saw, it only
-# doubts the dice (heat well under DOUBT), and their windows are far from every detection
-# (docs/log/unseen-tray-2026-11-28.md): the first batches hold them. On a tray it knows, the rest is its
-# rim and clutter, and the search stops after one batch.
 FAR_BATCH = 4
 SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much

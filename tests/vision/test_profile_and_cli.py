@@ -265,8 +265,8 @@ def test_the_dice_commands_read_as_the_daemon_does_unless_told_not_to(fixtures, 
 
     assert available()
     calls = []
-    detect = DieDetector.detect
-    monkeypatch.setattr(DieDetector, "detect", lambda self, *a, **k: calls.append(1) or detect(self, *a, **k))
+    find = DieDetector.find  # what the reader calls (``detect`` is its dice alone)
+    monkeypatch.setattr(DieDetector, "find", lambda self, *a, **k: calls.append(1) or find(self, *a, **k))
     image = str(sorted((fixtures / "matteop65-webcam" / "images").iterdir())[0])
     assert main(["dice", "read", image, "--json"]) == 0 and calls
     calls.clear()
