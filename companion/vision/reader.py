@@ -83,7 +83,7 @@ VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the
 # of the detector's heat on them, FAR_BATCH at a time, until a batch holds nothing the classifier takes
 # for a die: on a known tray that is usually the first.
 NEAR_DETECTION = 1.0
-FAR_BATCH = 4
+FAR_BATCH = 2
 SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
