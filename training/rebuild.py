@@ -1,6 +1,7 @@
 """Rebuild the shipped models with one command.
 
     .venv-train/bin/python -m training.rebuild [detector] [classifier] [--out DIR] [--work DIR] [--dry-run]
+    .venv-train/bin/python -m training.rebuild --without nell-byler-d6 --out /tmp/loso   # leave one source out
 
 The die detector is two runs of ``training.detector.train`` (from scratch, then fine-tuned on the hard
 negatives the first model finds); the face classifier is ``training/make_patches.py`` (patches from the
@@ -13,7 +14,10 @@ close they come is in ``docs/vision.md``, "Retraining the shipped model".
 
 ``--out`` defaults to ``companion/vision/models``, overwriting the shipped files: give another folder
 to compare first. Steps whose result is already in ``--work`` are skipped, so an interrupted rebuild
-goes on where it stopped. Held-back photos are never read by any step.
+goes on where it stopped. Held-back photos are never read by any step. ``--without SET`` rebuilds both
+models without one real set, as the leave-one-source-out runs of ``docs/vision.md`` were made: the
+detector trained, mined and thresholded without it (450 steps from scratch and 100 rendered trays, as
+those runs had), the classifier's patches made as shipped and the set's dropped in training.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from training.sources import SOURCES
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "companion" / "vision" / "models"
@@ -53,22 +59,37 @@ class Step:
     final: bool = False
 
 
-def steps(which: list[str], out: Path, work: Path, threads: int, python: str = sys.executable) -> list[Step]:
-    """The runs that rebuild ``which`` ("detector", "classifier"), in order."""
+def _leaving_out(recipe: list[str], without: str) -> list[str]:
+    """A detector recipe as the leave-one-source-out runs had it (``docs/log/leave-one-source-out-2026-11-27.md``):
+    450 steps from scratch, 100 rendered trays, the set left out."""
+    out = list(recipe)
+    out[out.index("--rendered") + 1] = "100"
+    if recipe is DETECTOR_BASE:
+        out[out.index("--steps") + 1] = "450"
+    return [*out, "--without", without]
+
+
+def steps(which: list[str], out: Path, work: Path, threads: int, python: str = sys.executable,
+          without: str | None = None) -> list[Step]:
+    """The runs that rebuild ``which`` ("detector", "classifier"), in order; ``without`` a real set."""
     out_steps: list[Step] = []
     t = ["--threads", str(threads)]
     if "detector" in which:
         base = work / "detector_base"
-        out_steps.append(Step("detector, from scratch", [python, "-m", "training.detector.train", *DETECTOR_BASE,
+        first = _leaving_out(DETECTOR_BASE, without) if without else DETECTOR_BASE
+        tune = _leaving_out(DETECTOR_TUNE, without) if without else DETECTOR_TUNE
+        out_steps.append(Step("detector, from scratch", [python, "-m", "training.detector.train", *first,
                                                           *t, "--out", str(base)]))
         out_steps.append(Step("detector, hard negatives", [
             python, "-m", "training.detector.train", "--init", str(base / "dice_detector.pt"),
-            "--mine", str(base / "dice_detector.onnx"), *DETECTOR_TUNE, *t, "--out", str(out)], final=True))
+            "--mine", str(base / "dice_detector.onnx"), *tune, *t, "--out", str(out)], final=True))
     if "classifier" in which:
         patches = work / "patches.npz"
         out_steps.append(Step("classifier patches", [python, str(ROOT / "training" / "make_patches.py"), *PATCHES,
                                                      "--out", str(patches)]))
         train = [python, str(ROOT / "training" / "train_faces.py"), "--patches", str(patches), *CLASSIFIER, *t]
+        if without:
+            train += ["--drop-source", str(SOURCES[without][0])]
         out_steps.append(Step("classifier", [*train, "--out", str(out / "faces.onnx")], final=True))
     return out_steps
 
@@ -81,12 +102,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, help="intermediate files (default: a new temporary folder)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (one: the recorded runs)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    ap.add_argument("--without", choices=[s for s in SOURCES if s != "rendered"],
+                    help="leave this real set out of both models (the leave-one-source-out run)")
     args = ap.parse_args(argv)
     which = args.models or ["detector", "classifier"]
     if unknown := set(which) - {"detector", "classifier"}:
         ap.error(f"no such model: {', '.join(sorted(unknown))} (detector, classifier)")
     work = args.work or Path(tempfile.mkdtemp(prefix="rebuild-"))
-    todo = steps(which, args.out.resolve(), work.resolve(), args.threads)
+    todo = steps(which, args.out.resolve(), work.resolve(), args.threads, without=args.without)
     env = os.environ | {"OMP_NUM_THREADS": str(args.threads), "PYTHONPATH": str(ROOT)}
     for step in todo:
         print(f"# {step.name}\n{' '.join(step.argv)}", flush=True)

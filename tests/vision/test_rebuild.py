@@ -97,3 +97,21 @@ def test_an_unknown_model_is_refused() -> None:
     with pytest.raises(SystemExit) as stop:
         rebuild.main(["faces", "--dry-run"])
     assert stop.value.code == 2
+
+
+def test_leaving_a_set_out_rebuilds_both_models_without_it(tmp_path: Path) -> None:
+    """``--without SET``: the leave-one-source-out runs (the detector with 450 steps from scratch and
+    100 rendered trays, trained, mined and thresholded without the set; the classifier's patches of
+    that set dropped in training)."""
+    todo = rebuild.steps(["detector", "classifier"], tmp_path / "o", tmp_path / "w", 1, without="rune55-gray-closeups")
+    base, tune, patches, train = (s.argv for s in todo)
+    for argv in (base, tune):
+        assert argv[argv.index("--without") + 1] == "rune55-gray-closeups"
+        assert argv[argv.index("--rendered") + 1] == "100"
+    assert base[base.index("--steps") + 1] == "450" and tune[tune.index("--steps") + 1] == "350"
+    assert "--without" not in patches
+    assert train[train.index("--drop-source") + 1] == "3"  # rune55's number in training/sources.py
+    shipped = rebuild.steps(["detector", "classifier"], tmp_path / "o", tmp_path / "w", 1)
+    assert all("--without" not in s.argv and "--drop-source" not in s.argv for s in shipped)
+    with pytest.raises(SystemExit):
+        rebuild.main(["--dry-run", "--without", "rendered"])
