@@ -59,13 +59,13 @@ class Step:
     final: bool = False
 
 
-def _leaving_out(recipe: list[str], without: str) -> list[str]:
-    """A detector recipe as the leave-one-source-out runs had it (``docs/log/leave-one-source-out-2026-11-27.md``):
-    450 steps from scratch, 100 rendered trays, the set left out."""
+def _leaving_out(recipe: list[str], without: str, steps: str | None = None) -> list[str]:
+    """A detector stage as the leave-one-source-out runs had it (``docs/log/leave-one-source-out-2026-11-27.md``):
+    100 rendered trays, the set left out, and (from scratch) 450 steps."""
     out = list(recipe)
     out[out.index("--rendered") + 1] = "100"
-    if recipe is DETECTOR_BASE:
-        out[out.index("--steps") + 1] = "450"
+    if steps is not None:
+        out[out.index("--steps") + 1] = steps
     return [*out, "--without", without]
 
 
@@ -76,7 +76,7 @@ def steps(which: list[str], out: Path, work: Path, threads: int, python: str = s
     t = ["--threads", str(threads)]
     if "detector" in which:
         base = work / "detector_base"
-        first = _leaving_out(DETECTOR_BASE, without) if without else DETECTOR_BASE
+        first = _leaving_out(DETECTOR_BASE, without, steps="450") if without else DETECTOR_BASE
         tune = _leaving_out(DETECTOR_TUNE, without) if without else DETECTOR_TUNE
         out_steps.append(Step("detector, from scratch", [python, "-m", "training.detector.train", *first,
                                                           *t, "--out", str(base)]))
