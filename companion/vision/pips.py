@@ -28,11 +28,6 @@ class PipCount:
     count: int | None  # 1-6, or None when the blobs do not look like a pip pattern
     blobs: int  # round blobs found on the top face
     quality: float  # 0-1: how alike in size the counted blobs are
-    # How far the pips stand out of the face's own texture: the 98th percentile of the face core's
-    # difference from its median colour over the median difference (+1). On the train photos a count
-    # under 5 (red pips on smoky translucent dice, marbled dice) was right 500 times of 763, the others
-    # 1,891 of 2,062 (training/pip_confusion.py --faint 5); the reader weighs a faint count less.
-    clarity: float = 0.0
 
 
 def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount:
@@ -47,9 +42,7 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     values = dist[_disc(SIDE, int(0.32 * SIDE))]
     if values.size == 0 or float(values.max()) < 30.0:
         return PipCount(None, 0, 0.0)
-    top = percentile(values, 98)
-    clarity = top / (percentile(values, 50) + 1.0)
-    thr = max(30.0, 0.55 * top)
+    thr = max(30.0, 0.55 * percentile(values, 98))
     mask = ((dist > thr) & inner).astype(np.uint8)
     n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=4)
     die_px = (SIDE / 1.25) ** 2
@@ -62,13 +55,13 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
         & (area >= 0.4 * w * h)
     )
     if not ok.any():
-        return PipCount(None, 0, 0.0, clarity)
+        return PipCount(None, 0, 0.0)
     areas = [float(v) for v in area[ok]]
     centres = ce[ok]
     keep_sym = _point_symmetric(centres, SIDE / 1.25)
     areas = [a for a, k in zip(areas, keep_sym, strict=True) if k]
     if not areas:
-        return PipCount(None, 0, 0.0, clarity)
+        return PipCount(None, 0, 0.0)
     a = np.array(areas, np.float32)
     big = percentile(a, 50)
     keep = a[a > 0.35 * big]
@@ -79,7 +72,7 @@ def count_pips(frame: np.ndarray, cx: float, cy: float, size: float) -> PipCount
     spread = float(np.std(per_pip)) / max(float(np.mean(per_pip)), 1.0)
     quality = 1.0 - min(1.0, spread)
     count = int(merged.sum())
-    return PipCount(count if 1 <= count <= 6 else None, count, quality, clarity)
+    return PipCount(count if 1 <= count <= 6 else None, count, quality)
 
 
 def _point_symmetric(pts: np.ndarray, die: float) -> np.ndarray:

@@ -41,7 +41,7 @@ from companion.vision.crops import patch
 from companion.vision.detector import Detection, DieDetector, Found
 from companion.vision.detector import available as detector_available
 from companion.vision.empty_tray import EmptyTray
-from companion.vision.pips import PipCount, count_pips
+from companion.vision.pips import count_pips
 from companion.vision.profile_adapt import Profile
 from companion.vision.segment import find_dice, windows
 
@@ -98,12 +98,6 @@ PIP_COUNTS = np.array([[448, 59, 10, 9, 1, 3], [28, 538, 15, 6, 0, 1], [15, 44, 
 # The counts are hundreds of dice a face, but of two sets only: dice of another set fool the counter
 # in their own ways. So each face's row weighs as much as this many dice, beside one of each count.
 PIP_WEIGHT = 30.0
-# A count whose pips stand out of the face less than this (``PipCount.clarity``) is weighed by
-# PIP_COUNTS_FAINT, how the counter errs on such faces: (true face, count) of the faint counts on the four
-# sets' train photos read by the daemon's reader (``training/pip_confusion.py --faint 5``).
-FAINT_PIPS = 5.0
-PIP_COUNTS_FAINT = np.array([[35, 26, 7, 12, 1, 2], [7, 48, 6, 1, 2, 0], [4, 12, 63, 10, 2, 1],
-                             [7, 16, 2, 91, 8, 9], [14, 10, 11, 11, 126, 14], [11, 14, 7, 27, 9, 137]])
 PIP_ON_SYMBOL = 0.05  # a symbol face read as some number of pips (rendered worms: 10 of 99, mostly 1s)
 STATES = ("settled", "rolling", "cocked", "hidden", "unreadable")
 
@@ -119,7 +113,6 @@ class DieReading:
     pips: int | None = None  # the classical pip count, for diagnostics
     classifier: float = 0.0  # the classifier's (and profile's) probability of ``value``, for diagnostics
     alternatives: tuple[tuple[int | str, float], ...] = ()  # next likely values
-    pip_clarity: float = 0.0  # how far the counted pips stood out of the face (``PipCount.clarity``), diagnostics
 
     @property
     def uncertain(self) -> bool:
@@ -172,11 +165,9 @@ class DiceReader:
     """Holds the loaded network (load once) and an optional profile of the table's dice."""
 
     def __init__(self, model_path: Path | str | None = None, profile: Profile | None = None,
-                 pip_counts: np.ndarray | None = None, detector: DieDetector | None = None,
-                 faint_counts: np.ndarray | None = None) -> None:
+                 pip_counts: np.ndarray | None = None, detector: DieDetector | None = None) -> None:
         """``pip_counts``: how the pip counter errs, in place of ``PIP_COUNTS`` (for measuring a set
-        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``);
-        ``faint_counts`` likewise in place of ``PIP_COUNTS_FAINT``.
+        with counts that its own dice took no part in, ``training/unseen_eval.py --crosswise``).
         ``detector``: the learned die finder, proposing dice before segmentation does."""
         self.classifier = FaceClassifier(model_path)
         self.profile = profile
@@ -186,7 +177,6 @@ class DiceReader:
         self._shown: list[tuple[float, float, float]] = []  # what differs from the empty tray, last frame
         self._needs_witness: set[int] = set()  # ids of the windows found only with the detector's help
         self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
-        self._pip_given_face_faint = pip_given_face(PIP_COUNTS_FAINT if faint_counts is None else np.asarray(faint_counts))
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None,
@@ -241,13 +231,13 @@ class DiceReader:
                     if np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(d.size, side) / 2), default=0.0)
 
     def _read_dice(self, frame: np.ndarray, found: list[_Window],
-                   weighed: list[tuple[np.ndarray, np.ndarray, PipCount]],
+                   weighed: list[tuple[np.ndarray, np.ndarray, int | None]],
                    faces: Sequence[int | str] | None) -> list[DieReading]:
         """The windows read as dice of one set (``one_set``)."""
         probs, kept = one_set(np.stack([p for p, _, _ in weighed]) if weighed else np.zeros((0, len(FACES))),
                               faces)
-        return [self._read_die(frame, w, probs[i], network, pips, float(kept[i]))
-                for i, (w, (_, network, pips)) in enumerate(zip(found, weighed, strict=True))]
+        return [self._read_die(frame, w, probs[i], network, count, float(kept[i]))
+                for i, (w, (_, network, count)) in enumerate(zip(found, weighed, strict=True))]
 
     def window_patches(self, frame: np.ndarray, die_size: float | None = None
                        ) -> list[tuple[float, float, float, np.ndarray]]:
@@ -576,7 +566,7 @@ class DiceReader:
         return out
 
     def _weigh_die(self, frame: np.ndarray, w: _Window, allowed: np.ndarray | None
-                   ) -> tuple[np.ndarray, np.ndarray, PipCount]:
+                   ) -> tuple[np.ndarray, np.ndarray, int | None]:
         """The die's face probabilities with its pip count weighed in; the network's alone; the count."""
         face_probs = w.probs[self.classifier.face_mask]
         if allowed is not None and allowed.any():
@@ -587,15 +577,12 @@ class DiceReader:
         if pips.count is not None:
             # The pip count is a second, independent witness: Bayes' rule with how the counter errs.
             # A disagreement makes the die uncertain unless the network is very sure.
-            # Faint pips (smoky translucent dice, marbled ones) are miscounted four times as often: such a
-            # count is weighed by how the counter errs on faint pips alone.
-            given = self._pip_given_face_faint if pips.clarity < FAINT_PIPS else self._pip_given_face
-            face_probs = face_probs * _pip_likelihood(pips.count, given)
+            face_probs = face_probs * _pip_likelihood(pips.count, self._pip_given_face)
             face_probs = face_probs / max(float(face_probs.sum()), 1e-9)
-        return face_probs, network, pips
+        return face_probs, network, pips.count
 
     def _read_die(self, frame: np.ndarray, w: _Window, face_probs: np.ndarray, network: np.ndarray,
-                  pips: PipCount, kept: float) -> DieReading:
+                  count: int | None, kept: float) -> DieReading:
         """``kept``: the share of the die's probability that the other dice left it (``one_set``); a
         die that looked like a symbol face in a set without one is some number, but not surely this one."""
         order = np.argsort(-face_probs)
@@ -610,7 +597,7 @@ class DiceReader:
         state = "settled" if conf >= UNCERTAIN else "unreadable"
         alts = tuple((FACES[int(i)], round(float(face_probs[int(i)]), 4)) for i in order[1:3])
         return DieReading(value, (w.cx, w.cy), box, conf, body_colour(frame, w.cx, w.cy, w.size),
-                          state, pips.count, p_face, alts, round(pips.clarity, 2))
+                          state, count, p_face, alts)
 
 
 def _near_detections(wins: list[tuple[float, float, float, np.ndarray]], dets: list[Detection]) -> np.ndarray:

@@ -5,18 +5,8 @@ import pytest
 
 from companion.vision import FACES
 from companion.vision.colour import body_colour
-from companion.vision import reader as reader_module
-from companion.vision.pips import PipCount, count_pips
-from companion.vision.reader import (
-    FAINT_PIPS,
-    PIP_COUNTS,
-    PIP_COUNTS_FAINT,
-    PIP_ON_SYMBOL,
-    DiceReader,
-    _pip_likelihood,
-    _Window,
-    pip_given_face,
-)
+from companion.vision.pips import count_pips
+from companion.vision.reader import PIP_COUNTS, PIP_ON_SYMBOL, DiceReader, _pip_likelihood, pip_given_face
 from companion.vision.render import RenderDie, render_dice
 
 
@@ -59,47 +49,3 @@ def test_a_reader_can_weigh_counts_by_other_error_counts():
     assert _pip_likelihood(4)[FACES.index(4)] < 31 * _pip_likelihood(4)[FACES.index(6)]
     assert np.array_equal(DiceReader()._pip_given_face, pip_given_face(PIP_COUNTS))
     assert np.array_equal(DiceReader(pip_counts=np.diag([1000] * 6))._pip_given_face, sure)
-
-
-@pytest.mark.parametrize("colour", ["white", "red", "black"])
-def test_pips_that_hardly_stand_out_of_the_face_are_called_faint(colour):
-    # The same die, crisp, then washed out and grainy (a smoky translucent die shows its other faces'
-    # pips through it): the count may still be right, but the counter says how little it had to go on.
-    frame, drawn = render_dice([RenderDie(5, colour, angle=20.0)], seed=5, die_size=48)
-    d = drawn[0]
-    crisp = count_pips(frame, d.center[0], d.center[1], d.size * 1.2)
-    noise = np.random.default_rng(0).normal(0, 25, frame.shape)
-    washed = np.clip(frame.mean() + 0.4 * (frame.astype(float) - frame.mean()) + noise, 0, 255).astype(np.uint8)
-    faint = count_pips(washed, d.center[0], d.center[1], d.size * 1.2)
-    assert crisp.clarity > 10 * FAINT_PIPS
-    assert faint.clarity < FAINT_PIPS
-
-
-def test_a_faint_count_weighs_less_than_a_clear_one():
-    # On the train photos a faint count was right 2 times in 3, a clear one 9 in 10: an agreeing faint
-    # count lifts its face less, a disagreeing one pulls it down less.
-    faint = pip_given_face(PIP_COUNTS_FAINT)
-    for count in range(1, 7):
-        clear_like = _pip_likelihood(count)[:6]
-        faint_like = _pip_likelihood(count, faint)[:6]
-        assert clear_like.max() / clear_like.min() > faint_like.max() / faint_like.min()
-    assert np.array_equal(DiceReader()._pip_given_face_faint, faint)
-    assert np.array_equal(DiceReader(faint_counts=np.diag([1000] * 6))._pip_given_face_faint,
-                          pip_given_face(np.diag([1000] * 6)))
-
-
-@pytest.mark.parametrize("clarity", [2.0, 50.0])
-def test_a_doubtful_die_is_not_made_sure_by_a_faint_count(monkeypatch, clarity):
-    # The classifier cannot tell a 2 from a 6 (smoky dice with red pips did that on the dev photos) and
-    # the counter sees 2 pips: a clear count settles it as a 2, a faint one leaves the die to the table.
-    reader = DiceReader()
-    monkeypatch.setattr(reader_module, "count_pips", lambda *_: PipCount(2, 2, 1.0, clarity))
-    probs = np.zeros(len(reader.classifier.classes), np.float32)
-    probs[FACES.index(2)], probs[FACES.index(6)] = 0.5, 0.5
-    window = _Window(50.0, 50.0, 40.0, probs, np.zeros(96, np.float32), np.zeros((32, 32, 3), np.uint8),
-                     np.zeros(3, np.float32))
-    frame = np.zeros((100, 100, 3), np.uint8)
-    face_probs, network, pips = reader._weigh_die(frame, window, None)
-    die = reader._read_die(frame, window, face_probs, network, pips, 1.0)
-    assert die.value == 2 and die.pips == 2 and die.pip_clarity == clarity
-    assert (die.confidence >= reader_module.UNCERTAIN) == (clarity >= FAINT_PIPS)
