@@ -110,9 +110,36 @@ def dimmed(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return (torch.floor((x * 255.0 * light + noise).clamp(0, 255)) / (255.0 * light)).clamp(0, 1)
 
 
+def ghosted(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
+    """Patches as a translucent die shows them: another patch's pips seen through the body, turned,
+    shifted a few pixels, blurred and fainter than the top face's (smoky dice with red pips, casino
+    dice). Only the middle of the patch, where the die is, takes the ghost; the class stays the top
+    face's, which is the sharp one."""
+    n, _, h, w = x.shape
+    donor = x[torch.randint(0, n, (n,), generator=g)]
+    donor = torch.rot90(donor, int(torch.randint(0, 4, (1,), generator=g)), dims=(2, 3))
+    if torch.rand(1, generator=g) < 0.5:
+        donor = torch.flip(donor, dims=(3,))
+    for _ in range(2):  # about a 1.2 px Gaussian
+        donor = nn.functional.avg_pool2d(donor, 3, stride=1, padding=1, count_include_pad=False)
+    dy, dx = (int(v) for v in torch.randint(-3, 4, (2,), generator=g))
+    donor = torch.roll(donor, shifts=(dy, dx), dims=(2, 3))
+    delta = donor - donor.mean(dim=(1, 2, 3), keepdim=True)
+    # 1 over the middle 60% of each side, fading to 0 at 90%: the die, not the tray around it
+    rows = torch.clamp((0.45 * h - (torch.arange(h, dtype=torch.float32) - (h - 1) / 2).abs()) / (0.15 * h), 0, 1)
+    cols = torch.clamp((0.45 * w - (torch.arange(w, dtype=torch.float32) - (w - 1) / 2).abs()) / (0.15 * w), 0, 1)
+    mask = (rows[:, None] * cols[None, :])[None, None]
+    strength = 0.2 + 0.3 * torch.rand(n, 1, 1, 1, generator=g)
+    return torch.clamp(x + strength * delta * mask, 0, 1)
+
+
 def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0,
-            recolour_share: float = 0.0, dim: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
+            recolour_share: float = 0.0, dim: float = 0.0, ghost: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
     n = x.shape[0]
+    if ghost > 0:  # (no draws from g without it: the default training stays as it was)
+        see_through = torch.rand(n, generator=g) < ghost
+        if bool(see_through.any()):
+            x[see_through] = ghosted(x[see_through], g)
     if dim > 0:  # (no draws from g without it: the default training stays as it was)
         dark = torch.rand(n, generator=g) < dim
         if bool(dark.any()):
@@ -224,6 +251,8 @@ def main() -> None:
                     help="share of patches whose channels are each mapped by a random line (any die colour)")
     ap.add_argument("--dim", type=float, default=0.0,
                     help="share of patches seen as in a dim room: coarse 8-bit steps and noise, brightened again")
+    ap.add_argument("--ghost", type=float, default=0.0,
+                    help="share of patches given another patch's pips, faint and blurred (a translucent die)")
     ap.add_argument("--focal", type=float, default=0.0, help="focal-loss exponent: weight on hard patches")
     ap.add_argument("--drop-source", type=int, nargs="*", default=[],
                     help="leave out patches of these sources (make_patches.py: 0 nell-byler-d6, "
@@ -268,7 +297,8 @@ def main() -> None:
         total = 0.0
         for i in range(0, len(perm), 128):
             idx = perm[i : i + 128]
-            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour, args.dim)
+            xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour, args.dim,
+                             args.ghost)
             logits, _, pred = model(xa)
             each = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1,
                                                reduction="none")

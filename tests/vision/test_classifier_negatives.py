@@ -91,3 +91,26 @@ def test_dimmed_patches_keep_their_picture_in_coarser_steps():
     a = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1))[0]
     b = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1), dim=0.0)[0]
     assert torch.equal(a, b)
+
+
+def test_ghosted_patches_show_another_patch_faintly_over_the_die_only():
+    torch = pytest.importorskip("torch")
+    from training.train_faces import augment, ghosted
+
+    # A blank face and a patch with one dark pip in the middle: the blank face takes a faint, soft
+    # copy of the pip near its middle (turned, mirrored and shifted as the draws fall), its rim stays.
+    blank = torch.full((1, 3, 32, 32), 0.8)
+    pip = blank.clone()
+    pip[:, :, 13:19, 13:19] = 0.1
+    x = torch.cat([blank, pip] * 32)
+    out = ghosted(x.clone(), torch.Generator().manual_seed(0))
+    assert out.shape == x.shape and float(out.min()) >= 0 and float(out.max()) <= 1
+    changed = (out - x).abs().amax(dim=1)
+    assert torch.all(changed[:, :2, :] == 0) and torch.all(changed[:, :, :2] == 0)  # the rim: no ghost
+    took = [i for i in range(0, 64, 2) if float(out[i].min()) < 0.75]  # blank faces that got a pip
+    assert took  # some donors were the pip patch
+    assert all(float(out[i].min()) > 0.1 for i in took)  # fainter than the real pip
+    # augment draws nothing for it without --ghost: the default training stays as it was
+    a = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1))[0]
+    b = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1), ghost=0.0)[0]
+    assert torch.equal(a, b)
