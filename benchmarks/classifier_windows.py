@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.vision import reader as reader_module
-from companion.vision.detector import DieDetector
-from companion.vision.evaluate import iterate
-from companion.vision.reader import DiceReader
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
+
+from companion.vision import reader as reader_module  # noqa: E402
+from companion.vision.detector import DieDetector  # noqa: E402
+from companion.vision.evaluate import iterate  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
 
 
 def main() -> None:

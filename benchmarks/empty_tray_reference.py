@@ -31,11 +31,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.detection_score import DetectionScore
-from companion.vision.empty_tray import EmptyTray
-from companion.vision.evaluate import LabelledDie, Score
-from companion.vision.reader import UNCERTAIN, DiceReader
-from companion.vision.render import RenderDie, Scene, _corners, render_scene
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
+
+from companion.vision.detection_score import DetectionScore  # noqa: E402
+from companion.vision.empty_tray import EmptyTray  # noqa: E402
+from companion.vision.evaluate import LabelledDie, Score  # noqa: E402
+from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
+from companion.vision.render import RenderDie, Scene, _corners, render_scene  # noqa: E402
 
 SEEDS = {"dev": 500_000, "test": 600_000}
 Tray = tuple[np.ndarray, EmptyTray, list[LabelledDie], str]

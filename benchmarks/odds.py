@@ -15,11 +15,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from companion.games.base import Die
-from companion.games.heckmeck.rules import HeckmeckRules, Roll
-from companion.odds import cincinnati, heckmeck, lasvegas, lordsofvegas
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
+
+from companion.games.base import Die  # noqa: E402
+from companion.games.heckmeck.rules import HeckmeckRules, Roll  # noqa: E402
+from companion.odds import cincinnati, heckmeck, lasvegas, lordsofvegas  # noqa: E402
 
 RUNS = 7
 

@@ -25,9 +25,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.cli import main as companion
-from companion.vision import FACES
-from companion.vision.render import RenderDie, render_dice
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
+
+from companion.cli import main as companion  # noqa: E402
+from companion.vision import FACES  # noqa: E402
+from companion.vision.render import RenderDie, render_dice  # noqa: E402
 
 SPLIT = Path(__file__).resolve().parents[1] / "companion" / "vision" / "split.json"
 

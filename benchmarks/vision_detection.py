@@ -42,19 +42,20 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision.detection_score import DetectionScore
-from companion.vision.detector import DieDetector
-from companion.vision.empty_tray import EmptyTray
-from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored
-from companion.vision.profile_build import build_profile
-from companion.vision.reader import UNCERTAIN, DiceReader
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
+
+from companion.vision.detection_score import DetectionScore  # noqa: E402
+from companion.vision.detector import DieDetector  # noqa: E402
+from companion.vision.empty_tray import EmptyTray  # noqa: E402
+from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored  # noqa: E402
+from companion.vision.profile_build import build_profile  # noqa: E402
+from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
+
 SETS = ("nell-byler-d6", "matteop65-webcam", "rune55-gray-closeups", "chase-casino-crops")
 
 
 def dev_stems(name: str) -> list[str]:
-    sys.path.insert(0, str(ROOT))
     from training.detector.data import parts  # the dev rule lives with the training code
 
     return parts(name)["dev"]

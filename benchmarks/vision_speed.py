@@ -30,14 +30,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.colour import body_colour
-from companion.vision.detector import DieDetector
-from companion.vision.evaluate import find_images
-from companion.vision.pips import count_pips
-from companion.vision.reader import DiceReader
-from companion.vision.segment import find_dice
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
+
+from companion.vision.colour import body_colour  # noqa: E402
+from companion.vision.detector import DieDetector  # noqa: E402
+from companion.vision.evaluate import find_images  # noqa: E402
+from companion.vision.pips import count_pips  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.segment import find_dice  # noqa: E402
+
 SPLIT = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
 DEFAULT = [Path("/work/shared/data/dice/nell-byler-d6"), Path("/work/shared/data/dice/matteop65-webcam")]
 
