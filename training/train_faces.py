@@ -110,13 +110,14 @@ def dimmed(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return (torch.floor((x * 255.0 * light + noise).clamp(0, 255)) / (255.0 * light)).clamp(0, 1)
 
 
-def ghosted(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
-    """Patches as a translucent die shows them: another patch's pips seen through the body, turned,
-    shifted a few pixels, blurred and fainter than the top face's (smoky dice with red pips, casino
-    dice). Only the middle of the patch, where the die is, takes the ghost; the class stays the top
-    face's, which is the sharp one."""
+def ghosted(x: torch.Tensor, g: torch.Generator, donors: torch.Tensor | None = None) -> torch.Tensor:
+    """Patches as a translucent die shows them: another die's pips (a patch of ``donors``, by default of
+    ``x``) seen through the body, turned, shifted a few pixels, blurred and fainter than the top face's
+    (smoky dice with red pips, casino dice). Only the middle of the patch, where the die is, takes the
+    ghost; the class stays the top face's, which is the sharp one."""
     n, _, h, w = x.shape
-    donor = x[torch.randint(0, n, (n,), generator=g)]
+    pool = x if donors is None else donors
+    donor = pool[torch.randint(0, len(pool), (n,), generator=g)]
     donor = torch.rot90(donor, int(torch.randint(0, 4, (1,), generator=g)), dims=(2, 3))
     if torch.rand(1, generator=g) < 0.5:
         donor = torch.flip(donor, dims=(3,))
@@ -134,12 +135,18 @@ def ghosted(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
 
 
 def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: float = 0.0, blur: float = 0.0,
-            recolour_share: float = 0.0, dim: float = 0.0, ghost: float = 0.0) -> tuple[torch.Tensor, torch.Tensor]:
+            recolour_share: float = 0.0, dim: float = 0.0, ghost: float = 0.0,
+            faces: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """``faces``: which patches show a top face; with ``ghost``, only those are seen through, and only
+    their pips show through (a ghost over tray or clutter made it look more like a die:
+    docs/log/ghost-pips-2026-11-28.md)."""
     n = x.shape[0]
     if ghost > 0:  # (no draws from g without it: the default training stays as it was)
         see_through = torch.rand(n, generator=g) < ghost
+        if faces is not None:
+            see_through &= faces
         if bool(see_through.any()):
-            x[see_through] = ghosted(x[see_through], g)
+            x[see_through] = ghosted(x[see_through], g, None if faces is None else x[faces])
     if dim > 0:  # (no draws from g without it: the default training stays as it was)
         dark = torch.rand(n, generator=g) < dim
         if bool(dark.any()):
@@ -252,7 +259,7 @@ def main() -> None:
     ap.add_argument("--dim", type=float, default=0.0,
                     help="share of patches seen as in a dim room: coarse 8-bit steps and noise, brightened again")
     ap.add_argument("--ghost", type=float, default=0.0,
-                    help="share of patches given another patch's pips, faint and blurred (a translucent die)")
+                    help="share of face patches given another face's pips, faint and blurred (a translucent die)")
     ap.add_argument("--focal", type=float, default=0.0, help="focal-loss exponent: weight on hard patches")
     ap.add_argument("--drop-source", type=int, nargs="*", default=[],
                     help="leave out patches of these sources (make_patches.py: 0 nell-byler-d6, "
@@ -298,7 +305,7 @@ def main() -> None:
         for i in range(0, len(perm), 128):
             idx = perm[i : i + 128]
             xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour, args.dim,
-                             args.ghost)
+                             args.ghost, (y[idx] >= 0) & (y[idx] < 6))
             logits, _, pred = model(xa)
             each = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1,
                                                reduction="none")

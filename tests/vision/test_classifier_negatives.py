@@ -114,3 +114,30 @@ def test_ghosted_patches_show_another_patch_faintly_over_the_die_only():
     a = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1))[0]
     b = augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(1), ghost=0.0)[0]
     assert torch.equal(a, b)
+
+
+
+def test_only_face_patches_are_seen_through_and_only_faces_show_through(monkeypatch):
+    torch = pytest.importorskip("torch")
+    from training import train_faces
+
+    # Every patch is asked to take a ghost; only the face patches (even rows, blank) are given one,
+    # and only face patches lend theirs: the "not a die" patches' dark pip shows through nowhere.
+    blank = torch.full((1, 3, 32, 32), 0.8)
+    clutter = blank.clone()
+    clutter[:, :, 13:19, 13:19] = 0.1
+    x = torch.cat([blank, clutter] * 32)
+    faces = torch.tensor([True, False] * 32)
+    calls = []
+    real = train_faces.ghosted
+
+    def spy(patches, g, donors=None):
+        out = real(patches, g, donors)
+        calls.append((patches.clone(), out))
+        return out
+
+    monkeypatch.setattr(train_faces, "ghosted", spy)
+    train_faces.augment(x.clone(), torch.zeros(64, 3), torch.Generator().manual_seed(2), ghost=1.0, faces=faces)
+    (given, out), = calls
+    assert len(given) == 32 and torch.equal(given, blank.expand(32, -1, -1, -1))  # the face patches only
+    assert torch.equal(out, given)  # blank donors: nothing shows through
