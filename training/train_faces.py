@@ -110,6 +110,12 @@ def dimmed(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return (torch.floor((x * 255.0 * light + noise).clamp(0, 255)) / (255.0 * light)).clamp(0, 1)
 
 
+def _middle(n: int) -> torch.Tensor:
+    """1 over the middle 60% of a side of n pixels, fading to 0 at 90%: the die, not the tray around it."""
+    from_centre = (torch.arange(n, dtype=torch.float32) - (n - 1) / 2).abs()
+    return torch.clamp((0.45 * n - from_centre) / (0.15 * n), 0, 1)
+
+
 def ghosted(x: torch.Tensor, g: torch.Generator, donors: torch.Tensor | None = None) -> torch.Tensor:
     """Patches as a translucent die shows them: another die's pips (a patch of ``donors``, by default of
     ``x``) seen through the body, turned, shifted a few pixels, blurred and fainter than the top face's
@@ -126,10 +132,7 @@ def ghosted(x: torch.Tensor, g: torch.Generator, donors: torch.Tensor | None = N
     dy, dx = (int(v) for v in torch.randint(-3, 4, (2,), generator=g))
     donor = torch.roll(donor, shifts=(dy, dx), dims=(2, 3))
     delta = donor - donor.mean(dim=(1, 2, 3), keepdim=True)
-    # 1 over the middle 60% of each side, fading to 0 at 90%: the die, not the tray around it
-    rows = torch.clamp((0.45 * h - (torch.arange(h, dtype=torch.float32) - (h - 1) / 2).abs()) / (0.15 * h), 0, 1)
-    cols = torch.clamp((0.45 * w - (torch.arange(w, dtype=torch.float32) - (w - 1) / 2).abs()) / (0.15 * w), 0, 1)
-    mask = (rows[:, None] * cols[None, :])[None, None]
+    mask = (_middle(h)[:, None] * _middle(w)[None, :])[None, None]
     strength = 0.2 + 0.3 * torch.rand(n, 1, 1, 1, generator=g)
     return torch.clamp(x + strength * delta * mask, 0, 1)
 
@@ -138,7 +141,7 @@ def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: floa
             recolour_share: float = 0.0, dim: float = 0.0, ghost: float = 0.0,
             faces: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """``faces``: which patches show a top face; with ``ghost``, only those are seen through, and only
-    their pips show through (a ghost over tray or clutter made it look more like a die:
+    their pips show through (with every patch seen through, a left-out tray lost 20 more dice:
     docs/log/ghost-pips-2026-11-28.md)."""
     n = x.shape[0]
     if ghost > 0:  # (no draws from g without it: the default training stays as it was)

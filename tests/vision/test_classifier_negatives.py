@@ -116,7 +116,6 @@ def test_ghosted_patches_show_another_patch_faintly_over_the_die_only():
     assert torch.equal(a, b)
 
 
-
 def test_only_face_patches_are_seen_through_and_only_faces_show_through(monkeypatch):
     torch = pytest.importorskip("torch")
     from training import train_faces
