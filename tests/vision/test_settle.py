@@ -1,7 +1,7 @@
 """The settle detector over a simulated camera: one reading per roll, none while moving."""
 
 from companion.hardware.camera import SimulatedCamera
-from companion.vision.reader import DieReading, Reading
+from companion.vision.reader import UNCERTAIN, DieReading, Reading
 from companion.vision.render import RenderDie
 from companion.vision.settle import SettleConfig, SettleDetector
 
@@ -18,7 +18,7 @@ class FakeReader:
         return self.script.pop(0) if len(self.script) > 1 else self.script[0]
 
 
-def die(value, conf=0.95, x=100.0):
+def die(value, conf=0.99, x=100.0):
     return DieReading(value, (x, 100.0), (int(x) - 20, 80, int(x) + 20, 120), conf, "white")
 
 
@@ -48,13 +48,13 @@ def test_hand_in_tray_gives_no_reading():
 def test_uncertain_die_is_reread_from_next_frames():
     cam = SimulatedCamera(seed=5)
     cam.show([RenderDie(4)])
-    script = [Reading([die(4, 0.3)]), Reading([die(4, 0.4)]), Reading([die(4, 0.9)]), Reading([die(4, 0.92)])]
+    script = [Reading([die(4, 0.3)]), Reading([die(4, 0.4)]), Reading([die(4, 0.98)]), Reading([die(4, 0.99)])]
     fake = FakeReader(script)
     detector = SettleDetector(fake, SettleConfig(still_frames=1, agree=2, retries=4))
     out = [detector.feed(cam.read()) for _ in range(6)]
     got = [r for r in out if r is not None]
     assert len(got) == 1
-    assert got[0].dice[0].confidence >= 0.9 and not got[0].uncertain
+    assert got[0].dice[0].confidence >= UNCERTAIN and not got[0].uncertain
     assert fake.calls >= 3
 
 
@@ -62,7 +62,7 @@ def test_the_settled_reading_keeps_where_the_reader_looked():
     """The annotated frame draws ``looked`` as grey circles: merging still frames must not lose it."""
     cam = SimulatedCamera(seed=5)
     cam.show([RenderDie(4)])
-    script = [Reading([die(4, 0.95)], looked=((10.0, 20.0, 30.0),))] * 3
+    script = [Reading([die(4, 0.99)], looked=((10.0, 20.0, 30.0),))] * 3
     detector = SettleDetector(FakeReader(script), SettleConfig(still_frames=1, agree=2))
     got = [r for r in (detector.feed(cam.read()) for _ in range(4)) if r is not None]
     assert len(got) == 1 and got[0].looked == ((10.0, 20.0, 30.0),)
@@ -71,7 +71,7 @@ def test_the_settled_reading_keeps_where_the_reader_looked():
 def test_disagreeing_frames_end_uncertain():
     cam = SimulatedCamera(seed=6)
     cam.show([RenderDie(1)])
-    script = [Reading([die(v, 0.9)]) for v in (1, 2, 1, 2, 1, 2, 1, 2)]
+    script = [Reading([die(v, 0.99)]) for v in (1, 2, 1, 2, 1, 2, 1, 2)]
     detector = SettleDetector(FakeReader(script), SettleConfig(still_frames=1, agree=2, retries=3))
     got = [r for r in (detector.feed(cam.read()) for _ in range(8)) if r is not None]
     assert len(got) == 1
