@@ -58,8 +58,8 @@ def read_set(reader: DiceReader, data: Path, part: str) -> list[tuple[float, boo
 
 def row(found: list[tuple[float, bool]], t: float) -> str:
     answered = [right for conf, right in found if conf >= t]
-    wrong = answered.count(False)
-    return f"{wrong}/{len(answered)} = {100 * wrong / max(len(answered), 1):.2f}% (answered {len(answered)}/{len(found)})"
+    wrong, n = answered.count(False), len(answered)
+    return f"{wrong}/{n} = {100 * wrong / max(n, 1):.2f}% (answered {n}/{len(found)})"
 
 
 def main() -> int:
