@@ -6,7 +6,10 @@
 Trains on the 'fit' photos of every real set (``data.parts``) plus rendered trays, under strong
 augmentation; picks the heatmap threshold on the 'dev' photos; never reads the held-back photos.
 ``--without SET`` leaves one whole set out (the leave-one-source-out run; score it with
-``benchmarks/vision_detection.py --detector``). One thread, a fixed number of steps and a fixed seed.
+``benchmarks/vision_detection.py --detector``). ``--all-train T`` trains (and mines) on the dev
+photos too, as the face classifier does once its settings are chosen, and keeps the threshold T
+chosen before: the dev photos can then choose nothing. One thread, a fixed number of steps and a
+fixed seed.
 """
 
 from __future__ import annotations
@@ -64,9 +67,9 @@ def focal(pred: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor | None = 
 
 
 def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float) -> dict[str, int]:
-    """Hard negatives: on every fit photo, the detections of ``detector`` at least ``threshold`` whose
-    centre lies on no labelled die (tray screws, desk clutter). Fit photos only: dev and held-back
-    photos are never mined. Returns how many per set."""
+    """Hard negatives: on every training photo (the fit photos; with ``--all-train`` the dev photos too),
+    the detections of ``detector`` at least ``threshold`` whose centre lies on no labelled die (tray
+    screws, desk clutter). Held-back photos are never mined. Returns how many per set."""
     counts = {}
     for name, photos in pools.items():
         n = 0
@@ -203,12 +206,14 @@ def main() -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--without", choices=SETS, help="leave this whole set out of training (and dev)")
+    ap.add_argument("--all-train", type=float, metavar="THRESHOLD",
+                    help="train and mine on the fit and dev photos, with this heatmap threshold (chosen before)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--stop", type=int, help="stop after this many steps of the --steps schedule (default: all)")
     ap.add_argument("--init", help="start from these weights (a dice_detector.pt saved every 250 steps)")
     ap.add_argument("--warm", type=int, default=200, help="steps of linear learning-rate warm-up")
     ap.add_argument("--mine", nargs="?", const="shipped", metavar="DETECTOR.onnx",
-                    help="mine hard negatives on the fit photos with this detector (default: the shipped one)")
+                    help="mine hard negatives on the training photos with this detector (default: the shipped one)")
     ap.add_argument("--mine-threshold", type=float, default=0.2)
     ap.add_argument("--hard-weight", type=float, default=8.0, help="extra weight of a hard negative's cells")
     ap.add_argument("--hard-share", type=float, default=0.5,
@@ -234,7 +239,8 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     names = [n for n in SETS if n != args.without]
-    pools = {n: load_photos(root, n, parts(n)["fit"]) for n in names}
+    used = ("fit", "dev") if args.all_train is not None else ("fit",)
+    pools = {n: load_photos(root, n, [s for part in used for s in parts(n)[part]]) for n in names}
     dev = {n: load_photos(root, n, parts(n)["dev"], cache_side=None) for n in names}
     rendered = [render_tray(args.seed * 100_000 + i) for i in range(0 if args.export_only else args.rendered)]
     print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)}"
@@ -243,7 +249,7 @@ def main() -> int:
     if args.mine:
         miner = DieDetector(None if args.mine == "shipped" else args.mine)
         mined = mine(miner, pools, args.mine_threshold)
-        print(f"hard negatives (fit photos, >= {args.mine_threshold}): {mined}", flush=True)
+        print(f"hard negatives (training photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
                       args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom)
     if args.paste:
@@ -288,7 +294,8 @@ def main() -> int:
     command = "nice -n 10 .venv/bin/python -m training.detector.train " + " ".join(
         f"--{k} {v}" for k, v in (("steps", args.steps), ("batch", args.batch), ("size", args.size),
                                   ("rendered", args.rendered), ("lr", args.lr), ("seed", args.seed),
-                                  ("without", args.without), ("stop", args.stop), ("warm", args.warm)) if v is not None)
+                                  ("without", args.without), ("stop", args.stop), ("warm", args.warm),
+                                  ("all-train", args.all_train)) if v is not None)
     if args.paste:
         command += f" --paste {args.paste}"
     if args.tile:
@@ -328,6 +335,9 @@ def main() -> int:
         print(f"dev threshold {t}: F2 {f2:.4f}; " + "; ".join(f"{n}: {s.line()}" for n, s in per.items()), flush=True)
         if f2 > best_val:
             best, best_val = t, f2
+    if args.all_train is not None:  # the dev photos were trained on: they choose nothing
+        best = args.all_train
+        print(f"threshold {best} as given (--all-train: the dev figures above are of trained-on photos)", flush=True)
     meta["threshold"] = best
     meta["dev"] = {n: {"recall": round(s.recall, 4), "precision": round(s.precision, 4)}
                    for n, s in scores[best].items()}
