@@ -63,6 +63,19 @@ def test_held_back_photos_take_no_part():
         assert sorted(p["fit"] + p["dev"]) == sorted(split[name]["train"])
 
 
+def test_all_train_adds_the_dev_photos_and_never_the_held_back_ones():
+    pytest.importorskip("torch")
+    from training.detector.data import SETS, parts
+    from training.detector.train import training_stems
+
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
+    for name in SETS:
+        assert training_stems(name, False) == parts(name)["fit"]
+        both = training_stems(name, True)
+        assert sorted(both) == sorted(split[name]["train"]) and len(both) > len(parts(name)["fit"])
+        assert not set(both) & set(split[name]["test"])
+
+
 @pytest.mark.parametrize("kind", ["default", "slim", "deep32"])
 def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, kind):
     torch = pytest.importorskip("torch")

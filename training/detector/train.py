@@ -66,6 +66,12 @@ def focal(pred: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor | None = 
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
+def training_stems(name: str, all_train: bool) -> list[str]:
+    """The photos a run trains and mines on: the fit part, and with ``--all-train`` the dev part too."""
+    p = parts(name)
+    return list(p["fit"]) + (list(p["dev"]) if all_train else [])
+
+
 def mine(detector: DieDetector, pools: dict[str, list[Photo]], threshold: float) -> dict[str, int]:
     """Hard negatives: on every training photo (the fit photos; with ``--all-train`` the dev photos too),
     the detections of ``detector`` at least ``threshold`` whose centre lies on no labelled die (tray
@@ -239,8 +245,7 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     names = [n for n in SETS if n != args.without]
-    used = ("fit", "dev") if args.all_train is not None else ("fit",)
-    pools = {n: load_photos(root, n, [s for part in used for s in parts(n)[part]]) for n in names}
+    pools = {n: load_photos(root, n, training_stems(n, args.all_train is not None)) for n in names}
     dev = {n: load_photos(root, n, parts(n)["dev"], cache_side=None) for n in names}
     rendered = [render_tray(args.seed * 100_000 + i) for i in range(0 if args.export_only else args.rendered)]
     print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)}"
