@@ -264,6 +264,9 @@ def main() -> None:
     ap.add_argument("--ghost", type=float, default=0.0,
                     help="share of face patches given another face's pips, faint and blurred (a translucent die)")
     ap.add_argument("--focal", type=float, default=0.0, help="focal-loss exponent: weight on hard patches")
+    ap.add_argument("--mixup", type=float, default=0.0, metavar="ALPHA",
+                    help="blend each batch with itself shuffled, by a Beta(ALPHA, ALPHA) share, and the "
+                         "classes likewise (0: off)")
     ap.add_argument("--drop-source", type=int, nargs="*", default=[],
                     help="leave out patches of these sources (make_patches.py: 0 nell-byler-d6, "
                          "1 matteop65-webcam, 2 rendered), to measure the reader on dice it never saw")
@@ -300,6 +303,8 @@ def main() -> None:
     steps = args.epochs * (len(tr) // 128 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     g = torch.Generator().manual_seed(args.seed)
+    mix_g = torch.Generator().manual_seed(args.seed + 1)  # its own draws: without --mixup nothing changes
+    beta = torch.distributions.Beta(args.mixup, args.mixup) if args.mixup > 0 else None
     for epoch in range(args.epochs):
         t0 = time.time()
         model.train()
@@ -309,15 +314,25 @@ def main() -> None:
             idx = perm[i : i + 128]
             xa, oa = augment(x[idx].clone(), off[idx], g, args.invert, args.blur, args.recolour, args.dim,
                              args.ghost, (y[idx] >= 0) & (y[idx] < 6))
+            yb, lam = y[idx], 1.0
+            if beta is not None:
+                lam = max(float(beta.sample()), 0.5)  # the batch's own patches stay the larger part
+                other = torch.randperm(len(idx), generator=mix_g)
+                xa = lam * xa + (1 - lam) * xa[other]
             logits, _, pred = model(xa)
-            each = nn.functional.cross_entropy(logits, y[idx], label_smoothing=0.02, ignore_index=-1,
+            each = nn.functional.cross_entropy(logits, yb, label_smoothing=0.02, ignore_index=-1,
                                                reduction="none")
-            known = y[idx] >= 0
+            known = yb >= 0
             if args.focal > 0:  # down-weights patches the network already gets right
                 each = each * (1 - torch.exp(-each.detach())) ** args.focal
-            loss = each[known].sum() / max(int(known.sum()), 1)
+            loss = lam * each[known].sum() / max(int(known.sum()), 1)
+            if beta is not None:  # the blended-in patches' classes, by their share
+                each2 = nn.functional.cross_entropy(logits, yb[other], label_smoothing=0.02, ignore_index=-1,
+                                                    reduction="none")
+                known2 = yb[other] >= 0
+                loss = loss + (1 - lam) * each2[known2].sum() / max(int(known2.sum()), 1)
             m = has_off[idx]
-            if bool(m.any()):
+            if bool(m.any()):  # where the top face is: the batch's own patches' (the larger part)
                 loss = loss + OFFSET_WEIGHT * nn.functional.smooth_l1_loss(pred[m], oa[m], beta=0.05)
             opt.zero_grad()
             loss.backward()
