@@ -189,6 +189,16 @@ def augment(x: torch.Tensor, off: torch.Tensor, g: torch.Generator, invert: floa
     return x, off
 
 
+def class_loss(logits: torch.Tensor, y: torch.Tensor, focal: float = 0.0) -> torch.Tensor:
+    """Mean cross-entropy over the patches with a class (-1: none to learn); ``focal`` down-weights
+    patches the network already gets right."""
+    each = nn.functional.cross_entropy(logits, y, label_smoothing=0.02, ignore_index=-1, reduction="none")
+    if focal > 0:
+        each = each * (1 - torch.exp(-each.detach())) ** focal
+    known = y >= 0
+    return each[known].sum() / max(int(known.sum()), 1)
+
+
 def fit_temperature(logits: torch.Tensor, y: torch.Tensor) -> float:
     best, best_nll = 1.0, float("inf")
     for t in np.linspace(0.5, 3.0, 26):
@@ -320,17 +330,9 @@ def main() -> None:
                 other = torch.randperm(len(idx), generator=mix_g)
                 xa = lam * xa + (1 - lam) * xa[other]
             logits, _, pred = model(xa)
-            each = nn.functional.cross_entropy(logits, yb, label_smoothing=0.02, ignore_index=-1,
-                                               reduction="none")
-            known = yb >= 0
-            if args.focal > 0:  # down-weights patches the network already gets right
-                each = each * (1 - torch.exp(-each.detach())) ** args.focal
-            loss = lam * each[known].sum() / max(int(known.sum()), 1)
+            loss = lam * class_loss(logits, yb, args.focal)
             if beta is not None:  # the blended-in patches' classes, by their share
-                each2 = nn.functional.cross_entropy(logits, yb[other], label_smoothing=0.02, ignore_index=-1,
-                                                    reduction="none")
-                known2 = yb[other] >= 0
-                loss = loss + (1 - lam) * each2[known2].sum() / max(int(known2.sum()), 1)
+                loss = loss + (1 - lam) * class_loss(logits, yb[other], args.focal)
             m = has_off[idx]
             if bool(m.any()):  # where the top face is: the batch's own patches' (the larger part)
                 loss = loss + OFFSET_WEIGHT * nn.functional.smooth_l1_loss(pred[m], oa[m], beta=0.05)

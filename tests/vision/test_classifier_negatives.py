@@ -140,3 +140,25 @@ def test_only_face_patches_are_seen_through_and_only_faces_show_through(monkeypa
     (given, out), = calls
     assert len(given) == 32 and torch.equal(given, blank.expand(32, -1, -1, -1))  # the face patches only
     assert torch.equal(out, given)  # blank donors: nothing shows through
+
+
+def test_a_blend_is_learnt_as_both_classes_by_their_shares():
+    """--mixup: a patch blended half and half from a 2 and a 5 is learnt as either class alike, and
+    patches without a class (-1) teach nothing."""
+    torch = pytest.importorskip("torch")
+    from training.train_faces import class_loss
+
+    y = torch.tensor([1, 4, -1])
+    other = torch.tensor([1, 0, 2])  # patch 0 and 1 swap; the classless one stays
+    toward_2 = torch.full((3, 9), -2.0)
+    toward_2[:, 1] = 3.0
+    toward_5 = torch.full((3, 9), -2.0)
+    toward_5[:, 4] = 3.0
+
+    def mixed(logits):
+        return 0.5 * class_loss(logits, y) + 0.5 * class_loss(logits, y[other])
+
+    assert float(mixed(toward_2)) == pytest.approx(float(mixed(toward_5)))
+    # unblended, the class it leans to is the cheaper one, and the classless patch counts for nothing
+    assert float(class_loss(toward_2[:1], y[:1])) < float(class_loss(toward_5[:1], y[:1]))
+    assert float(class_loss(toward_2[:1], torch.tensor([-1]))) == 0.0
