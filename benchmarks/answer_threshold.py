@@ -10,8 +10,9 @@ every row.
     .venv/bin/python benchmarks/answer_threshold.py --part dev
     .venv/bin/python benchmarks/answer_threshold.py --part train --sets nell-byler-d6 --detector D.onnx --model F.onnx
 
-``--part`` as in ``vision_detection.py``: dev (where choices are made), train (for a set the models
-were trained without), test (the held-back photos).
+``--part`` as in ``vision_detection.py`` (the same photos): dev (where choices are made), train
+(every train photo but the calibration's five, for a set the models were trained without), test
+(the held-back photos).
 """
 
 from __future__ import annotations
@@ -28,23 +29,17 @@ from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.evaluate import iterate, match  # noqa: E402
 from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
 
-SETS = ("nell-byler-d6", "matteop65-webcam", "rune55-gray-closeups", "chase-casino-crops")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from vision_detection import SETS, part_stems  # noqa: E402  (the same photos for each --part)
+
 THRESHOLDS = (0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.99)
-
-
-def stems_of(name: str, part: str) -> list[str]:
-    if part == "test":
-        split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
-        return list(split[name]["test"])
-    from training.detector.data import parts  # the dev rule lives with the training code
-    p = parts(name)
-    return list(p["dev"]) if part == "dev" else list(p["fit"]) + list(p["dev"])
 
 
 def read_set(reader: DiceReader, data: Path, part: str) -> list[tuple[float, bool]]:
     """(confidence, right) of every labelled die the reader found."""
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     out: list[tuple[float, bool]] = []
-    for _, frame, labels in iterate(data, only=stems_of(data.name, part)):
+    for _, frame, labels in iterate(data, only=part_stems(data.name, part, split)):
         reading = reader.read(frame)
         dice = [(d.box, d.center) for d in reading.dice]
         used: set[int] = set()

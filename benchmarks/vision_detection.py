@@ -61,6 +61,21 @@ def dev_stems(name: str) -> list[str]:
     return parts(name)["dev"]
 
 
+def calibration_stems(train: list[str]) -> list[str]:
+    """The 5 train photos a calibration learns from."""
+    return train[:: max(1, len(train) // 5)][:5]
+
+
+def part_stems(name: str, part: str, split: dict[str, dict[str, list[str]]]) -> list[str]:
+    """The photos of ``--part``: test (held back), dev, or train (every train photo but the calibration's)."""
+    if part == "test":
+        return split[name]["test"]
+    if part == "dev":
+        return dev_stems(name)
+    picked = calibration_stems(split[name]["train"])
+    return [s for s in split[name]["train"] if s not in picked]
+
+
 def group(stem: str) -> str:
     m = re.match(r"(.*?)_?(\d+)$", stem)
     return m.group(1) if m else stem
@@ -176,11 +191,8 @@ def main() -> int:
     for name in args.sets:
         data = Path(args.data) / name
         train = split[name]["train"]
-        picked = train[:: max(1, len(train) // 5)][:5]
-        if args.part == "train":
-            stems = [s for s in train if s not in picked]
-        else:
-            stems = split[name]["test"] if args.part == "test" else dev_stems(name)
+        picked = calibration_stems(train)
+        stems = part_stems(name, args.part, split)
         photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=stems)]
         if args.mirrored:
             photos = [(stem, *mirrored(f, lab)) for stem, f, lab in photos]

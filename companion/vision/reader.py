@@ -47,7 +47,7 @@ from companion.vision.segment import find_dice, windows
 
 # Below UNCERTAIN a die is reported but confirmed on the tablet with one tap. Issue 31 allows 1% wrong
 # among the answered dice. At 0.9, the dev photos had 1.70% (nell-byler-d6) and 1.27% (rune55), and a
-# tray neither model saw 2.88%; at 0.97, 0.00%, 0.66% and 0.81%, for 2.5 points more dice asked about on
+# tray neither model saw 2.89%; at 0.97, 0.00%, 0.66% and 0.84%, for 2.5 points more dice asked about on
 # the dev photos (docs/log/answer-threshold-2026-11-28.md).
 UNCERTAIN = 0.97
 # A die found only with the detector's help is witnessed by a reading at least this sure
