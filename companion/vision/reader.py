@@ -81,6 +81,10 @@ DETECT_WINDOW = 1.1  # classifier window side / the detector's die box side
 DOUBT = 0.1  # detections at least this likely are classified; kept if the empty tray shows them
 HINT_RANGE = (0.5, 2.0)  # segmentation's die size this far from the detector's is taken as wrong
 SURE_DETECTION = 0.5  # a die without a pip count or a sure reading needs a detection this likely
+# ... or the classifier this sure that its window holds a die (whatever face), with a detection at
+# least at the detector's threshold: the close-ups' large dice, whose pips the counter cannot count and
+# whose faces it reads unsurely (docs/log/close-up-witness-2026-11-28.md).
+SURE_DIE = 0.95
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
 # Segmentation's windows within NEAR_DETECTION window (or detection) sides of a detection (from ``DOUBT``)
 # are all classified. On a tray the detector knows, the rest are its rim, screws and clutter (18 windows a
@@ -215,7 +219,7 @@ class DiceReader:
             # Before the count cuts: a window with no second witness is no die, and must not take the
             # place of one that has (on a table it never saw, clutter outranked real dice).
             kept = [i for i, (w, d) in enumerate(zip(found, dice, strict=True))
-                    if id(w) not in self._needs_witness or self._witnessed(d)]
+                    if id(w) not in self._needs_witness or self._witnessed(d, self._die_score(w.probs))]
             found, weighed, dice = [found[i] for i in kept], [weighed[i] for i in kept], [dice[i] for i in kept]
         if expected is not None and len(found) > expected:
             # The detector's score ranks first, the classifier's breaks ties: on a table it never saw
@@ -453,10 +457,11 @@ class DiceReader:
         """Whether the empty tray shows something at (x, y) (a die of ``size``)."""
         return any(np.hypot(x - cx, y - cy) < 0.5 * max(s, size) for cx, cy, s in self._shown)
 
-    def _witnessed(self, die: DieReading) -> bool:
+    def _witnessed(self, die: DieReading, die_score: float = 0.0) -> bool:
         """A die found only with the detector's help needs a second witness: pips the counter could
-        count, a sure reading (``SURE_READING``), or the detector sure of a die there. Tray screws
-        and desk clutter that a detector window shows the classifier get none of these (the dev
+        count, a sure reading (``SURE_READING``), the detector sure of a die there, or the classifier
+        sure that its window (``die_score``) holds a die of some face (``SURE_DIE``). Tray screws and
+        desk clutter that a detector window shows the classifier get none of these (the dev
         photos). The empty tray is no witness: it shows that something lies there (a coin, say), not
         that it is a die. Where the detector only doubts a die (below its threshold) and the empty
         tray shows nothing, only a sure reading will do: one blob is enough for a pip count of 1, and
@@ -467,7 +472,8 @@ class DiceReader:
         assert self.detector is not None
         if 0 < detected < self.detector.threshold and not self._shown_near(*die.center, die.box[2] - die.box[0]):
             return False
-        return die.pips is not None or detected >= SURE_DETECTION
+        sure_die = die_score >= SURE_DIE and detected >= self.detector.threshold
+        return die.pips is not None or detected >= SURE_DETECTION or sure_die
 
     def _with_reference(self, frame: np.ndarray, changes: list[tuple[float, float, float]], found: list[_Window],
                         prof: Profile | None) -> tuple[list[_Window], list[tuple[float, float, float]]]:

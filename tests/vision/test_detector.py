@@ -224,6 +224,24 @@ def test_a_die_found_with_the_detector_needs_a_second_witness(det_reader):
     assert not det_reader._witnessed(doubtful)
 
 
+def test_a_window_the_classifier_surely_takes_for_a_die_is_a_witness_where_the_detector_found_one(det_reader):
+    """A close-up's large die: no pips counted, its face read unsurely, the detector at its threshold
+    but not sure. The classifier sure that the window holds some die vouches for it; not where the
+    detector only doubts one, nor where no detection lies."""
+    from companion.vision.reader import SURE_DIE
+
+    det_reader.read(np.zeros((120, 120, 3), np.uint8))  # resets what the last frame showed
+    unsure_face = DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.6, "white")
+    threshold = det_reader.detector.threshold
+    det_reader.last_detections = [Detection(52.0, 49.0, 30.0, threshold)]
+    assert det_reader._witnessed(unsure_face, die_score=SURE_DIE)
+    assert not det_reader._witnessed(unsure_face, die_score=SURE_DIE - 0.05)
+    det_reader.last_detections = [Detection(52.0, 49.0, 30.0, threshold - 0.05)]
+    assert not det_reader._witnessed(unsure_face, die_score=1.0)
+    det_reader.last_detections = []
+    assert not det_reader._witnessed(unsure_face, die_score=1.0)
+
+
 def test_where_the_detector_only_doubts_a_die_only_a_sure_reading_vouches_for_it(det_reader):
     """A pip count is no witness for a die the detector scored below its threshold, unless the empty
     tray shows something there: one blob makes a count of 1."""
@@ -427,7 +445,7 @@ def test_a_window_without_a_witness_takes_no_place_in_the_count(monkeypatch, see
     A window the witness rule drops is no die: it must go before the count cuts, not push a real die
     out and then vanish (a die short, on a table the reader never saw)."""
     reader, frame, drawn = _four_dice_and_bare_felt(monkeypatch, seen_as)
-    monkeypatch.setattr(reader, "_witnessed", lambda die: die.pips is not None)  # only counted pips witness
+    monkeypatch.setattr(reader, "_witnessed", lambda die, die_score: die.pips is not None)  # only counted pips witness
     assert len(reader.read(frame).dice) == 4
     counted = reader.read(frame, expected=4).dice
     assert len(counted) == 4 and _all_on_drawn_dice(counted, drawn)
@@ -437,7 +455,7 @@ def test_the_count_keeps_the_dice_the_detector_is_surest_of(monkeypatch, seen_as
     """With more dice found than were rolled, the detector's score decides which stay: on the dev photos of
     a table left out of training, the classifier was as sure of desk clutter as of the dice."""
     reader, frame, drawn = _four_dice_and_bare_felt(monkeypatch, seen_as)
-    monkeypatch.setattr(reader, "_witnessed", lambda die: True)  # everything has a second witness
+    monkeypatch.setattr(reader, "_witnessed", lambda die, die_score: True)  # everything has a second witness
     assert len(reader.read(frame).dice) == 5
     counted = reader.read(frame, expected=4).dice
     assert len(counted) == 4 and _all_on_drawn_dice(counted, drawn)
