@@ -90,10 +90,13 @@ VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the
 # are all classified. On a tray the detector knows, the rest are its rim, screws and clutter (18 windows a
 # busy nell-byler-d6 frame, most of the reading time); on a tray it never saw, they also hold the dice it
 # only doubts, far under ``DOUBT`` (docs/log/unseen-tray-2026-11-28.md). So they are searched in the order
-# of the detector's heat on them, FAR_BATCH at a time, until a batch holds nothing the classifier takes
-# for a die: on a known tray that is usually the first.
+# of the detector's heat on them, FAR_BATCH at a time, until FAR_PATIENCE batches in a row hold nothing
+# the classifier takes for a die: on a known tray that is usually the first two. On a tray the detector
+# never saw, its heat ranks the tray's printed rim above some dice: one empty batch stopped the search
+# short of them (docs/log/far-search-2026-11-28.md).
 NEAR_DETECTION = 1.0
 FAR_BATCH = 2
+FAR_PATIENCE = 2
 SEARCH_DETECTIONS = False  # detections that led to no die are searched around too (slower, no better on dev)
 VOUCHED = 0.1  # a place the empty tray shows (no detector) is a die when the classifier gives it this much
 SIZE_RANGE = (0.6, 1.8)  # dice windows outside this range times the frame's median are not dice
@@ -401,16 +404,19 @@ class DiceReader:
     def _far_search(self, far: list[tuple[float, float, float, np.ndarray]], seen: Found, prof: Profile | None
                     ) -> list[tuple[float, float, float, np.ndarray]]:
         """Segmentation's windows far from every detection that the classifier takes for a die, looked at
-        in the order of the detector's heat on them, ``FAR_BATCH`` at a time, until a batch holds none."""
+        in the order of the detector's heat on them, ``FAR_BATCH`` at a time, until ``FAR_PATIENCE``
+        batches in a row hold none."""
         if not far or FAR_BATCH <= 0:
             return []
         order = np.argsort([-seen.heat(w[0], w[1], w[2]) for w in far], kind="stable")
         kept: list[tuple[float, float, float, np.ndarray]] = []
+        empty = 0
         for start in range(0, len(order), FAR_BATCH):
             batch = [far[i] for i in order[start:start + FAR_BATCH]]
             dice = [w for w, c in zip(batch, self._classify(batch, prof), strict=True)
                     if self._die_score(c.probs) >= DIE_SCORE]
-            if not dice:
+            empty = 0 if dice else empty + 1
+            if empty >= FAR_PATIENCE:
                 break
             kept += dice
         return kept

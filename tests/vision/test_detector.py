@@ -323,20 +323,25 @@ def test_a_die_the_detector_never_saw_is_still_read_where_segmentation_finds_it(
     assert any(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) < 8 for d in again.dice)
 
 
-def test_the_far_search_follows_the_heat_and_stops_at_a_batch_without_a_die(monkeypatch):
+def test_the_far_search_follows_the_heat_and_stops_after_batches_without_a_die(monkeypatch):
     """Windows far from every detection are classified in the order of the detector's heat on them, a
-    batch at a time, and the search ends with the first batch that holds no die: on a tray the
-    detector knows, what is far from its detections is the tray's rim and clutter."""
-    from companion.vision.reader import FAR_BATCH, _Window
+    batch at a time, and the search ends after ``FAR_PATIENCE`` batches in a row that hold no die: on a
+    tray the detector knows, what is far from its detections is the tray's rim and clutter; on one it
+    never saw, a printed rim can outrank a die by a batch."""
+    from companion.vision.reader import FAR_BATCH, FAR_PATIENCE, _Window
 
+    assert FAR_PATIENCE == 2  # the batches below are laid out for it
     reader = DiceReader(detector=_Stub([]))  # type: ignore[arg-type]
     classes = reader.classifier.classes
     patch = np.zeros((32, 32, 3), np.uint8)
-    far = [(20.0 + 40.0 * i, 100.0, 30.0, patch) for i in range(3 * FAR_BATCH)]
+    far = [(20.0 + 20.0 * i, 100.0, 15.0, patch) for i in range(6 * FAR_BATCH)]
     # heat rises from left to right (the heatmap at stride 4, the frame at scale 1)
     logit = np.tile(np.linspace(-6.0, -1.0, 128, dtype=np.float32), (64, 1))
     seen = Found([], ((logit, 1.0),), 4)
-    dice_at = {far[-1][0], far[-2][0]}  # the two hottest windows hold dice, the others not
+    hottest = [w[0] for w in far[::-1]]
+    batch = [hottest[i * FAR_BATCH:(i + 1) * FAR_BATCH] for i in range(6)]
+    # by heat: a batch of dice, an empty one, dice again, two empty ones, and dice the search never reaches
+    dice_at = set(batch[0]) | set(batch[2]) | set(batch[5])
 
     asked: list[float] = []
 
@@ -351,12 +356,11 @@ def test_the_far_search_follows_the_heat_and_stops_at_a_batch_without_a_die(monk
 
     monkeypatch.setattr(reader, "_classify", classify)
     kept = reader._far_search(far, seen, None)
-    assert sorted(w[0] for w in kept) == sorted(dice_at)
-    # the first batch (the hottest windows) held the dice, the second none: nothing after it was asked
-    assert asked == [w[0] for w in far[::-1][: 2 * FAR_BATCH]]
+    assert sorted(w[0] for w in kept) == sorted(batch[0] + batch[2])
+    assert asked == hottest[: 5 * FAR_BATCH]  # nothing after the second empty batch in a row was asked
     asked.clear()
     dice_at = set()
-    assert reader._far_search(far, seen, None) == [] and len(asked) == FAR_BATCH
+    assert reader._far_search(far, seen, None) == [] and len(asked) == FAR_PATIENCE * FAR_BATCH
 
 
 def test_the_heat_of_a_window_is_the_highest_of_every_read():
