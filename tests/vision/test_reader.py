@@ -283,3 +283,43 @@ def test_an_oversized_window_does_not_take_the_touching_die_beside_it(reader):
     assert len(reader._suppress([big, beside])) == 2
     # two windows on one die, a third of a die apart, are still one
     assert reader._suppress([big, window(100.0 + 232.0 / 3, 232.0, 5, 0.9)]) == [big]
+
+
+def _window_saying(reader, face: int | str, sure: float = 0.9):
+    """A window whose network gives ``face`` the probability ``sure``, the rest spread evenly."""
+    from companion.vision.reader import _Window
+
+    classes = reader.classifier.classes
+    probs = np.full(len(classes), (1.0 - sure) / (len(classes) - 1), np.float32)
+    probs[classes.index(str(face))] = sure
+    return _Window(50.0, 50.0, 40.0, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
+                   np.zeros(3, np.float32))
+
+
+def test_a_die_read_unsurely_is_read_again_in_quarter_turns_and_stays_unsure(monkeypatch):
+    """The second look may change an unsure die's face, never its confidence (the tablet still asks);
+    a sure die is not looked at again, and the symbol face is not the second look's to give."""
+    from companion.vision import reader as module
+    from companion.vision.reader import DieReading
+
+    reader = DiceReader()
+    views: list[int] = []
+
+    def classify(wins, prof):
+        views.append(len(wins))
+        return [_window_saying(reader, turned_to, 0.95) for _ in wins]
+
+    monkeypatch.setattr(reader, "_classify", classify)
+    first = _window_saying(reader, 3, 0.4)
+    unsure = DieReading(3, (50.0, 50.0), (30, 30, 70, 70), 0.4, "white", "unreadable")
+    sure = DieReading(3, (50.0, 50.0), (30, 30, 70, 70), 0.99, "white")
+    weighed = [(np.zeros(7), np.zeros(7), None)]
+
+    turned_to: int | str = 5
+    (again,) = reader._second_look([first], weighed, [unsure], None, None)
+    assert views == [module.TURNS - 1]
+    assert again.value == 5 and again.confidence == unsure.confidence and again.state == "unreadable"
+    views.clear()
+    assert reader._second_look([first], weighed, [sure], None, None) == [sure] and views == []
+    turned_to = "worm"
+    assert reader._second_look([first], weighed, [unsure], None, None) == [unsure]
