@@ -12,7 +12,7 @@ from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, Found, decode, letterbox
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored
-from companion.vision.reader import UNCERTAIN, DiceReader, DieReading, Reading
+from companion.vision.reader import DIE_SCORE, UNCERTAIN, DiceReader, DieReading, Reading
 from companion.vision.render import RenderDie, Scene, render_scene
 
 
@@ -449,8 +449,16 @@ def test_a_window_without_a_witness_takes_no_place_in_the_count(monkeypatch, see
     A window the witness rule drops is no die: it must go before the count cuts, not push a real die
     out and then vanish (a die short, on a table the reader never saw)."""
     reader, frame, drawn = _four_dice_and_bare_felt(monkeypatch, seen_as)
-    monkeypatch.setattr(reader, "_witnessed", lambda die, die_score: die.pips is not None)  # only counted pips witness
+    asked: list[float] = []
+
+    def only_counted_pips(die, die_score):
+        asked.append(die_score)
+        return die.pips is not None
+
+    monkeypatch.setattr(reader, "_witnessed", only_counted_pips)
     assert len(reader.read(frame).dice) == 4
+    # the witness rule is given each window's own die score (``SURE_DIE`` weighs it), not a default
+    assert asked and all(s >= DIE_SCORE for s in asked)
     counted = reader.read(frame, expected=4).dice
     assert len(counted) == 4 and _all_on_drawn_dice(counted, drawn)
 
