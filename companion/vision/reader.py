@@ -90,6 +90,13 @@ SURE_DIE = 0.95
 # face may change; its confidence stays, so what is answered, and what the witness rule and the count
 # see, is as before (docs/log/second-look-2026-11-28.md). 1: no second look.
 TURNS = 4
+# A reading told how many dice were rolled (``expected``) that found fewer takes the likeliest other
+# windows it looked at, where the detector's score plus the classifier's die score is at least
+# FILL_EVIDENCE. They are read as unsure dice, so the tablet shows them for a check. On a table the
+# models never saw, the classifier takes some dice for no die at all: a detector and classifier
+# trained without nell-byler-d6 then found 1,106 -> 1,122 of its 1,147 train dice, extra dice 5 -> 5
+# (docs/log/count-fill-2026-11-28.md). None: a short reading stays short.
+FILL_EVIDENCE: float | None = 0.3
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
 # Segmentation's windows within NEAR_DETECTION window (or detection) sides of a detection (from ``DOUBT``)
 # are all classified. On a tray the detector knows, the rest are its rim, screws and clutter (18 windows a
@@ -194,6 +201,7 @@ class DiceReader:
         self._looked: list[tuple[float, float, float]] = []
         self._shown: list[tuple[float, float, float]] = []  # what differs from the empty tray, last frame
         self._needs_witness: set[int] = set()  # ids of the windows found only with the detector's help
+        self._seen: list[_Window] = []
         self._pip_given_face = pip_given_face(PIP_COUNTS if pip_counts is None else np.asarray(pip_counts))
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
@@ -206,6 +214,7 @@ class DiceReader:
         came: it sizes the dice, its changed places are searched for dice the reader alone misses (with
         a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``."""
         t0 = time.perf_counter()
+        self._seen = []  # every window classified in this reading (``_fill``)
         raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
@@ -237,6 +246,12 @@ class DiceReader:
                           key=lambda i: (-self._detected(dice[i]), -self._die_score(found[i].probs)))[:expected]
             found, weighed = [found[i] for i in best], [weighed[i] for i in best]
             dice = self._read_dice(frame, found, weighed, faces)  # one set: the kept dice alone
+        if expected is not None and 0 < len(found) < expected and FILL_EVIDENCE is not None:
+            more = self._fill(found, expected - len(found))
+            if more:  # read as unsure dice: the tablet asks for their faces
+                found = found + more
+                weighed = weighed + [self._weigh_die(frame, w, allowed) for w in more]
+                dice = self._read_dice(frame, found, weighed, faces)
         if TURNS > 1:
             dice = self._second_look(found, weighed, dice, allowed, prof)
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
@@ -311,8 +326,35 @@ class DiceReader:
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
             probs = prof.adapt(self.classifier, scores)
-        return [_Window(cx, cy, size, probs[i], scores.embeddings[i], p, scores.offsets[i])
-                for i, (cx, cy, size, p) in enumerate(wins)]
+        out = [_Window(cx, cy, size, probs[i], scores.embeddings[i], p, scores.offsets[i])
+               for i, (cx, cy, size, p) in enumerate(wins)]
+        self._seen += out
+        return out
+
+    def _fill(self, found: list[_Window], missing: int) -> list[_Window]:
+        """Fewer dice than were rolled: up to ``missing`` more of the windows this frame's reading looked
+        at, the likeliest first by the detector's score on them plus the classifier's die score (at
+        least ``FILL_EVIDENCE``), each of a die's size (``SIZE_RANGE``) and apart from the dice (as
+        ``_suppress``). On a table the models never saw, the classifier takes some dice for no die
+        at all, and the detector scores them low: the count then says one is there."""
+        typical = float(np.median([w.size for w in found]))
+
+        def evidence(w: _Window) -> float:
+            near = (d.score for d in self.last_detections
+                    if np.hypot(d.cx - w.cx, d.cy - w.cy) < max(d.size, w.size / DETECT_WINDOW) / 2)
+            return max(near, default=0.0) + self._die_score(w.probs)
+
+        ranked = sorted(((evidence(w), i) for i, w in enumerate(self._seen)
+                         if SIZE_RANGE[0] * typical <= self._seen[i].size <= SIZE_RANGE[1] * typical),
+                        key=lambda t: -t[0])
+        out: list[_Window] = []
+        for score, i in ranked:
+            if len(out) >= missing or score < FILL_EVIDENCE:
+                break
+            w = self._seen[i]
+            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.3 * (w.size + k.size) / 1.1 for k in found + out):
+                out.append(w)
+        return out
 
     def _face_score(self, w: _Window) -> float:
         return float(w.probs[self.classifier.face_mask].max())
