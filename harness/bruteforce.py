@@ -19,7 +19,6 @@ from typing import Any
 
 from harness.common import PIN, emit
 
-
 REACTION_S = 0.001
 
 

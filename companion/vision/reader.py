@@ -247,7 +247,7 @@ class DiceReader:
             found, weighed = [found[i] for i in best], [weighed[i] for i in best]
             dice = self._read_dice(frame, found, weighed, faces)  # one set: the kept dice alone
         if expected is not None and 0 < len(found) < expected and FILL_EVIDENCE is not None:
-            more = self._fill(found, expected - len(found))
+            more = self._fill(found, expected - len(found), FILL_EVIDENCE)
             if more:  # read as unsure dice: the tablet asks for their faces
                 found = found + more
                 weighed = weighed + [self._weigh_die(frame, w, allowed) for w in more]
@@ -331,10 +331,10 @@ class DiceReader:
         self._seen += out
         return out
 
-    def _fill(self, found: list[_Window], missing: int) -> list[_Window]:
+    def _fill(self, found: list[_Window], missing: int, floor: float) -> list[_Window]:
         """Fewer dice than were rolled: up to ``missing`` more of the windows this frame's reading looked
         at, the likeliest first by the detector's score on them plus the classifier's die score (at
-        least ``FILL_EVIDENCE``), each of a die's size (``SIZE_RANGE``) and apart from the dice (as
+        least ``floor``), each of a die's size (``SIZE_RANGE``) and apart from the dice (as
         ``_suppress``). On a table the models never saw, the classifier takes some dice for no die
         at all, and the detector scores them low: the count then says one is there."""
         typical = float(np.median([w.size for w in found]))
@@ -344,14 +344,13 @@ class DiceReader:
                     if np.hypot(d.cx - w.cx, d.cy - w.cy) < max(d.size, w.size / DETECT_WINDOW) / 2)
             return max(near, default=0.0) + self._die_score(w.probs)
 
-        ranked = sorted(((evidence(w), i) for i, w in enumerate(self._seen)
-                         if SIZE_RANGE[0] * typical <= self._seen[i].size <= SIZE_RANGE[1] * typical),
-                        key=lambda t: -t[0])
+        sized = [w for w in self._seen if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
+        scores = [evidence(w) for w in sized]
         out: list[_Window] = []
-        for score, i in ranked:
-            if len(out) >= missing or score < FILL_EVIDENCE:
+        for i in sorted(range(len(sized)), key=lambda i: -scores[i]):  # stable: the first looked at first
+            if len(out) >= missing or scores[i] < floor:
                 break
-            w = self._seen[i]
+            w = sized[i]
             if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.3 * (w.size + k.size) / 1.1 for k in found + out):
                 out.append(w)
         return out

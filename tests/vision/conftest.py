@@ -41,8 +41,11 @@ def seen_as(monkeypatch: pytest.MonkeyPatch) -> SeenAs:
             forced[reader.classifier.classes.index(name)] = p
 
         def classify(wins, prof):  # type: ignore[no-untyped-def]
-            return [replace(w, probs=forced.copy(), offset=np.zeros(3, np.float32))
-                    if np.hypot(w.cx - at[0], w.cy - at[1]) < within else w for w in real(wins, prof)]
+            out = [replace(w, probs=forced.copy(), offset=np.zeros(3, np.float32))
+                   if np.hypot(w.cx - at[0], w.cy - at[1]) < within else w for w in real(wins, prof)]
+            if out:  # the reading's record of what it looked at (``_fill``) holds what the stand-in says
+                reader._seen[-len(out):] = out
+            return out
 
         monkeypatch.setattr(reader, "_classify", classify)
 

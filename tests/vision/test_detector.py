@@ -504,3 +504,43 @@ def test_the_daemons_reader_reads_a_roll_on_a_frame_of_the_rigs_size(det_reader)
         rolled = cam.roll(5)
         reading = det_reader.read(cam.read())
         assert sorted(d.value for d in reading.dice) == sorted(d.face for d in rolled)
+
+
+def _four_dice_one_unknown(seen_as, score: float) -> tuple[DiceReader, np.ndarray, list, tuple[float, float]]:
+    """Four dice the detector finds, one of them only at ``score`` (under ``VOUCH``), and that one taken
+    for no die by the classifier: a die unlike any the network trained on, on a table it never saw."""
+    from companion.vision.reader import VOUCH
+
+    assert score < VOUCH
+    scene = Scene(die_size=40.0, background=(40, 70, 110))
+    frame, drawn = render_scene([RenderDie(v) for v in (2, 3, 5, 6)], scene, seed=5)
+    odd = drawn[0].center
+    dets = [Detection(d.center[0], d.center[1], 44.0, score if d.center == odd else 0.9) for d in drawn]
+    reader = DiceReader(detector=_Stub(dets, threshold=0.2))  # type: ignore[arg-type]
+    seen_as(reader, odd, 20.0, {"none": 1.0})
+    return reader, frame, drawn, odd
+
+
+def test_a_short_reading_with_the_count_known_takes_the_likeliest_window_as_an_unsure_die(seen_as):
+    """The count of rolled dice says a die is missing: the window the detector (and classifier) find likeliest
+    among those looked at becomes that die, unsure, so the tablet asks; without the count nothing changes."""
+    reader, frame, drawn, odd = _four_dice_one_unknown(seen_as, 0.45)
+    blind = reader.read(frame).dice
+    assert len(blind) == 3 and all(np.hypot(d.center[0] - odd[0], d.center[1] - odd[1]) > 20 for d in blind)
+    counted = reader.read(frame, expected=4).dice
+    assert len(counted) == 4 and _all_on_drawn_dice(counted, drawn)
+    (added,) = [d for d in counted if np.hypot(d.center[0] - odd[0], d.center[1] - odd[1]) < 8]
+    assert added.uncertain and added.state == "unreadable"
+    assert sorted(d.center for d in counted if d is not added) == sorted(d.center for d in blind)
+
+
+def test_a_short_reading_takes_nothing_below_the_evidence_floor(monkeypatch, seen_as):
+    """A window the detector barely doubts and the classifier takes for no die is not made a die by the
+    count; nor is anything with the fill turned off."""
+    from companion.vision import reader as R
+
+    reader, frame, _, _ = _four_dice_one_unknown(seen_as, R.FILL_EVIDENCE - 0.05)
+    assert len(reader.read(frame, expected=4).dice) == 3
+    reader, frame, _, _ = _four_dice_one_unknown(seen_as, 0.45)
+    monkeypatch.setattr(R, "FILL_EVIDENCE", None)
+    assert len(reader.read(frame, expected=4).dice) == 3
