@@ -97,6 +97,7 @@ TURNS = 4
 # trained without nell-byler-d6 then found 1,106 -> 1,122 of its 1,147 train dice, extra dice 5 -> 5
 # (docs/log/count-fill-2026-11-28.md). None: a short reading stays short.
 FILL_EVIDENCE: float | None = 0.3
+FILLED = 0.5  # the highest confidence such a die is given: it is there because the count says so
 VOUCH = 0.6  # a detection the classifier takes for no die is kept only when the detector is this sure
 # Segmentation's windows within NEAR_DETECTION window (or detection) sides of a detection (from ``DOUBT``)
 # are all classified. On a tray the detector knows, the rest are its rim, screws and clutter (18 windows a
@@ -248,10 +249,12 @@ class DiceReader:
             dice = self._read_dice(frame, found, weighed, faces)  # one set: the kept dice alone
         if expected is not None and 0 < len(found) < expected and FILL_EVIDENCE is not None:
             more = self._fill(found, expected - len(found), FILL_EVIDENCE)
-            if more:  # read as unsure dice: the tablet asks for their faces
+            if more:  # the count's guesses, never answered: the tablet asks for their faces
                 found = found + more
                 weighed = weighed + [self._weigh_die(frame, w, allowed) for w in more]
                 dice = self._read_dice(frame, found, weighed, faces)
+                dice[-len(more):] = [replace(d, confidence=min(d.confidence, FILLED), state="unreadable")
+                                     for d in dice[-len(more):]]
         if TURNS > 1:
             dice = self._second_look(found, weighed, dice, allowed, prof)
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
