@@ -264,9 +264,12 @@ class DiceReader:
 
     def _detected(self, die: DieReading) -> float:
         """The detector's highest score for a detection on this die (0 without one, or without a detector)."""
-        side = die.box[2] - die.box[0]
+        return self._detected_at(die.center[0], die.center[1], die.box[2] - die.box[0])
+
+    def _detected_at(self, x: float, y: float, side: float) -> float:
+        """The detector's highest score for a detection on a die of ``side`` at (x, y)."""
         return max((d.score for d in self.last_detections
-                    if np.hypot(d.cx - die.center[0], d.cy - die.center[1]) < max(d.size, side) / 2), default=0.0)
+                    if np.hypot(d.cx - x, d.cy - y) < max(d.size, side) / 2), default=0.0)
 
     def _read_dice(self, frame: np.ndarray, found: list[_Window],
                    weighed: list[tuple[np.ndarray, np.ndarray, int | None]],
@@ -341,21 +344,14 @@ class DiceReader:
         ``_suppress``). On a table the models never saw, the classifier takes some dice for no die
         at all, and the detector scores them low: the count then says one is there."""
         typical = float(np.median([w.size for w in found]))
-
-        def evidence(w: _Window) -> float:
-            near = (d.score for d in self.last_detections
-                    if np.hypot(d.cx - w.cx, d.cy - w.cy) < max(d.size, w.size / DETECT_WINDOW) / 2)
-            return max(near, default=0.0) + self._die_score(w.probs)
-
         sized = [w for w in self._seen if SIZE_RANGE[0] * typical <= w.size <= SIZE_RANGE[1] * typical]
-        scores = [evidence(w) for w in sized]
+        scores = [self._detected_at(w.cx, w.cy, w.size / DETECT_WINDOW) + self._die_score(w.probs) for w in sized]
         out: list[_Window] = []
         for i in sorted(range(len(sized)), key=lambda i: -scores[i]):  # stable: the first looked at first
             if len(out) >= missing or scores[i] < floor:
                 break
-            w = sized[i]
-            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.3 * (w.size + k.size) / 1.1 for k in found + out):
-                out.append(w)
+            if all(_apart(sized[i], k) for k in found + out):
+                out.append(sized[i])
         return out
 
     def _face_score(self, w: _Window) -> float:
@@ -368,7 +364,7 @@ class DiceReader:
         cands = sorted(cands, key=lambda w: -self._face_score(w))
         kept: list[_Window] = []
         for w in cands:
-            if all(np.hypot(w.cx - k.cx, w.cy - k.cy) > 0.3 * (w.size + k.size) / 1.1 for k in kept):
+            if all(_apart(w, k) for k in kept):
                 kept.append(w)
         return kept
 
@@ -699,6 +695,11 @@ class DiceReader:
         alts = tuple((FACES[int(i)], round(float(face_probs[int(i)]), 4)) for i in order[1:3])
         return DieReading(value, (w.cx, w.cy), box, conf, body_colour(frame, w.cx, w.cy, w.size),
                           state, count, p_face, alts)
+
+
+def _apart(a: _Window, b: _Window) -> bool:
+    """Two windows on different dice: centres further apart than 0.6 of their mean die size."""
+    return bool(np.hypot(a.cx - b.cx, a.cy - b.cy) > 0.3 * (a.size + b.size) / 1.1)
 
 
 def _near_detections(wins: list[tuple[float, float, float, np.ndarray]], dets: list[Detection]) -> np.ndarray:
