@@ -8,7 +8,8 @@ fixtures. The process is pinned to one core (``sched_setaffinity``) and OpenCV t
 thread limit alone still let OpenCV's network use a second core. A Pi 4 core is about 4x slower than
 one core here. Each set is timed three times; the spread shows how much the shared machine moves.
 ``--parts`` also times the parts of a reading once: segmentation, the network per window, and the pip
-count and colour per die found. ``--network`` times the network alone: ms a window at batch sizes 1-64 and
+count and colour per die found; and counts the windows the classifier sees in a whole reading.
+``--network`` times the network alone: ms a window at batch sizes 1-64 and
 each layer of a 32-window batch. ``--compare NAME=A,B`` times the reader with its constant ``NAME`` at A
 and at B, taking turns in one process (four passes each), so that the machine's drift falls on both.
 ``--model`` times another network than the shipped one (a candidate from ``training/train_faces.py``).
@@ -25,7 +26,9 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -58,6 +61,8 @@ def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
     net: list[float] = []
     pip: list[float] = []
     col: list[float] = []
+    looked: list[int] = []  # windows the classifier saw in a whole reading (every look)
+    found: list[int] = []
     for f in frames:
         t = time.perf_counter()
         find_dice(f)
@@ -67,7 +72,22 @@ def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
             t = time.perf_counter()
             reader.classifier.classify([w[3] for w in wins])
             net.append((time.perf_counter() - t) * 1000 / len(wins))
-        for d in reader.read(f).dice:
+        batches: list[int] = []
+        classify = reader.classifier.classify
+
+        def counted(patches: list[np.ndarray], classify: Callable[..., Any] = classify,
+                    batches: list[int] = batches) -> Any:
+            batches.append(len(patches))
+            return classify(patches)
+
+        reader.classifier.classify = counted  # type: ignore[method-assign]
+        try:
+            dice = reader.read(f).dice
+        finally:
+            del reader.classifier.classify  # the class's own method again
+        looked.append(sum(batches))
+        found.append(len(dice))
+        for d in dice:
             size = max(d.box[2] - d.box[0], d.box[3] - d.box[1]) * 1.1
             t = time.perf_counter()
             count_pips(f, d.center[0], d.center[1], size)
@@ -77,7 +97,8 @@ def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
             col.append((time.perf_counter() - t) * 1000)
     med = statistics.median
     return (f"  parts: segmentation {med(seg):.2f} ms a photo, network {med(net):.3f} ms a window, "
-            f"pip count {med(pip):.3f} ms and colour {med(col):.3f} ms a die")
+            f"pip count {med(pip):.3f} ms and colour {med(col):.3f} ms a die; "
+            f"{statistics.mean(looked):.1f} classifier windows a photo for {statistics.mean(found):.1f} dice found")
 
 
 def network(reader: DiceReader) -> str:
