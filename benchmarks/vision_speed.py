@@ -26,9 +26,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -36,6 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
+from companion.vision.classifier import Scores  # noqa: E402
 from companion.vision.colour import body_colour  # noqa: E402
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.evaluate import find_images  # noqa: E402
@@ -63,6 +62,13 @@ def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
     col: list[float] = []
     looked: list[int] = []  # windows the classifier saw in a whole reading (every look)
     found: list[int] = []
+    batches: list[int] = []  # the size of every batch the reader classifies
+    classify = reader.classifier.classify
+
+    def counted(patches: list[np.ndarray]) -> Scores:
+        batches.append(len(patches))
+        return classify(patches)
+
     for f in frames:
         t = time.perf_counter()
         find_dice(f)
@@ -70,16 +76,9 @@ def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
         wins = reader.window_patches(f)
         if wins:
             t = time.perf_counter()
-            reader.classifier.classify([w[3] for w in wins])
+            classify([w[3] for w in wins])
             net.append((time.perf_counter() - t) * 1000 / len(wins))
-        batches: list[int] = []
-        classify = reader.classifier.classify
-
-        def counted(patches: list[np.ndarray], classify: Callable[..., Any] = classify,
-                    batches: list[int] = batches) -> Any:
-            batches.append(len(patches))
-            return classify(patches)
-
+        batches.clear()
         reader.classifier.classify = counted  # type: ignore[method-assign]
         try:
             dice = reader.read(f).dice
