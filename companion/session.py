@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import random
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -86,6 +87,8 @@ class Table:
         self.status: dict[str, Any] = {}
         self.version = 0
         self._view: dict[str, Any] = {}
+        self._batch = 0  # open _one_change blocks: their changes are shown once, when the outermost ends
+        self._batched = False
         self.attach(journal)
 
     def attach(self, journal: Journal) -> None:
@@ -133,10 +136,28 @@ class Table:
             self._input_listeners.append(listener)
 
     def _changed(self) -> None:
+        if self._batch:
+            self._batched = True
+            return
         self.version += 1
         view = self._view = self.view()
         for listener in list(self._listeners):
             listener(view)
+
+    @contextmanager
+    def _one_change(self) -> Iterator[None]:
+        """Several entries shown to the pages as one change. A player's input and the companion's draws
+        that follow it (an undo and the draws it takes back) are one step at the table: a page given
+        the state in between would offer buttons for the companion's own draw, refused once tapped."""
+        with self._lock:
+            self._batch += 1
+            try:
+                yield
+            finally:
+                self._batch -= 1
+                if not self._batch and self._batched:
+                    self._batched = False
+                    self._changed()  # also after a failure part-way: what was entered is shown
 
     # --- games -------------------------------------------------------------------------------
     def new_game(
@@ -156,9 +177,10 @@ class Table:
             game_id = self.journal.create_game(header, self.clock())
             self.journal.set_meta(f"odds:{game_id}", json.dumps(settings))
             self.journal.set_meta("current_game", str(game_id))
-            self._install(game_id, timeline)
-            self._changed()
-            self._supply()
+            with self._one_change():
+                self._install(game_id, timeline)
+                self._changed()
+                self._supply()
         return game_id
 
     def open(self, game_id: int) -> None:
@@ -173,9 +195,10 @@ class Table:
                 timeline.feed(entry)
             if self.journal.get_meta("current_game") != str(game_id):  # no write when reopening at start
                 self.journal.set_meta("current_game", str(game_id))
-            self._install(game_id, timeline)
-            self._changed()
-            self._supply()
+            with self._one_change():
+                self._install(game_id, timeline)
+                self._changed()
+                self._supply()
 
     def odds_settings(self, game_id: int | None = None) -> dict[str, Any]:
         """The odds switch of a game (the open one by default), as stored in the journal."""
@@ -257,12 +280,13 @@ class Table:
             if automatic == len(steps):
                 raise RuleViolation(msg("There is nothing to undo."))
             events: list[Event] = []
-            for _ in range(automatic + 1):
-                events += self._enter({"type": "undo"}, device, supply=False)
+            with self._one_change():
+                for _ in range(automatic + 1):
+                    events += self._enter({"type": "undo"}, device, supply=False)
             return events
 
     def redo(self, *, device: str) -> list[Event]:
-        with self._lock:
+        with self._one_change():
             events = self._enter({"type": "redo"}, device, supply=False)
             timeline = self._timeline()
             while timeline.redo_stack and _by_companion(timeline.redo_stack[-1].entry):
@@ -282,7 +306,7 @@ class Table:
             self._enter({"type": "input", "action": rules.action_to_json(action)}, COMPANION_DEVICE, supply=False)
 
     def _enter(self, entry: dict[str, Any], device: str, *, supply: bool = True) -> list[Event]:
-        with self._lock:
+        with self._one_change():
             timeline = self._timeline()
             entry = {**entry, "device": device, "at": self.clock()}
             step = timeline.check(entry)  # RuleViolation here: nothing written, nothing changed

@@ -45,3 +45,41 @@ def test_a_reopened_game_is_the_same(journal: Journal) -> None:
     board = table.view()["game"]["scoreboard"]
     again = Table(journal)
     assert again.game_id == game and again.view()["game"]["scoreboard"] == board
+
+
+@pytest.mark.parametrize("game", ["cincinnati", "lasvegas", "lordsofvegas"])
+def test_the_pages_never_see_a_state_awaiting_the_companion(journal: Journal, game: str) -> None:
+    """A table input and the draws that follow it reach the pages as one view: a page shown the state
+    in between would offer the companion's draw as buttons, and a tap on one would be refused."""
+    from companion.simulate import random_input
+
+    table = Table(journal, rng=random.Random(2))
+    shown: list[tuple[int, str]] = []
+
+    def watch(view: dict[str, object]) -> None:
+        awaiting = table.awaiting()
+        by_companion = awaiting is not None and awaiting.source == "companion"
+        shown.append((table.version, "companion" if by_companion else "table"))
+
+    table.subscribe(watch)
+    table.new_game(game, ["Ann", "Bob", "Cy"], {"virtual_deck": True})
+    assert shown == [(shown[0][0], "table")], "a new game, its first draws included, is one view"
+    rng = random.Random(5)
+    draws = 0
+    for _ in range(60):
+        assert table.timeline is not None
+        if table.timeline.rules.outcome(table.timeline.state) is not None:
+            break
+        before, first = len(table.timeline.steps), len(shown)
+        action = random_input(game, table.timeline.rules, table.timeline.state, rng)
+        table.submit(table.timeline.rules.action_to_json(action), device="t")
+        draws += len(table.timeline.steps) - before - 1
+        assert len(shown) == first + 1, "one view for the input and the companion's draws after it"
+    assert draws > 0, "the game drew from the virtual deck during play"
+    assert all(source == "table" for _, source in shown)
+    versions = [v for v, _ in shown]
+    assert versions == sorted(set(versions))
+    first = len(shown)
+    table.undo(device="t")
+    table.redo(device="t")
+    assert len(shown) == first + 2 and all(source == "table" for _, source in shown)

@@ -201,6 +201,10 @@ def axe_problems(page: Any, where: str) -> list[str]:
     return [f"{where}: {v['id']} ({v['impact']}) {v['targets']}" for v in page.evaluate(RUN_AXE_JS)]
 
 
+# the open game and how many inputs it has had: changes with every input the table makes
+ENTERED_JS = "() => { const g = window.currentGame && window.currentGame(); return g ? `${g.id}:${g.inputs}` : ''; }"
+
+
 def version(page: Any) -> int:
     return int(page.evaluate("Number(document.body.dataset.version || 0)"))
 
@@ -340,10 +344,12 @@ def step(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None)
 def play(driver: Any, strategy: Strategy, watch: Watch, limit: int = 600) -> int:
     """Play to the end from ``driver``; every watched page is checked after each input."""
     for inputs in range(limit):
-        before = version(driver)
+        before = driver.evaluate(ENTERED_JS)
         if not step(driver, strategy, lambda: watch.check(version(driver))):
             return inputs
-        driver.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        # the input itself on the page, not merely a newer view (a camera or device status change
+        # also makes one): a page read too early would offer the same move again, refused with 409
+        driver.wait_for_function(f"e => ({ENTERED_JS})() !== e", arg=before)
         watch.check(version(driver))
     raise AssertionError(f"{watch.name}: not over after {limit} inputs")
 

@@ -42,17 +42,30 @@ class Pages:
         self.contexts = [browser.new_context(viewport={"width": w, "height": h}) for w, h in SIZES]
         self.pages = [c.new_page() for c in self.contexts]
         self.errors: list[str] = []
+        self.refused: list[Any] = []  # failed responses, their bodies read when the test reports
         for page in self.pages:
             page.set_default_timeout(30_000)  # a shared, loaded CI machine: slow is not wrong
             page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
             page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-            page.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+            page.on("response", lambda r: self.refused.append(r) if r.status >= 400 else None)
             page.goto(base)
             expect(page.get_by_test_id("connection")).to_have_text("live")
+
+    def problems(self) -> list[str]:
+        """Console errors, then each failed request with what the companion answered."""
+        failed = [f"{r.status} {r.request.method} {r.url} {r.request.post_data or ''}: {body(r)}" for r in self.refused]
+        return self.errors + failed
 
     def close(self) -> None:
         for c in self.contexts:
             c.close()
+
+
+def body(response: Any) -> str:
+    try:
+        return str(response.text())[:300]
+    except Exception as exc:  # the page moved on and the body is gone: say so rather than fail here
+        return f"(body unreadable: {exc})"
 
 
 @pytest.fixture
@@ -88,7 +101,7 @@ def run(tablets: Pages, game: str, strategy: Strategy, options: dict[str, bool],
     expect(page.get_by_test_id("rounds").locator("tbody tr").first).to_be_visible()
     expect(page.get_by_test_id("game-length")).to_contain_text("The game took")
     assert not watch.violations, "\n".join(watch.violations)
-    assert not tablets.errors, "\n".join(tablets.errors)
+    assert not tablets.problems(), "\n".join(tablets.problems())
     return watch
 
 
