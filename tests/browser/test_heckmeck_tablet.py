@@ -123,3 +123,26 @@ def test_a_refused_button_press_shows_on_the_page(page: Any, companion: tuple[st
     unlock(page)
     page.get_by_test_id("mock-panel").get_by_role("button", name="Undo").click()
     expect(page.get_by_test_id("toast")).to_contain_text("button:undo: There is nothing to undo.")
+
+
+def test_a_refused_roll_stays_on_the_pad(page: Any, companion: tuple[str, Table]) -> None:
+    """A roll the companion refuses stays on the pad to be corrected; an accepted one leaves it, and
+    the next roll's pad starts empty."""
+    base, table = companion
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    page.goto(base)
+    expect(page.get_by_test_id("connection")).to_have_text("live")
+    unlock(page)
+    refusal = json.dumps({"error": "Refused for the test."})
+    page.route("**/api/input", lambda route: route.fulfill(status=409, content_type="application/json", body=refusal))
+    enter_roll(page, "worm", "worm", 4, 4, 4, 1, 2, 3)
+    expect(page.locator("#toast")).to_have_text("Refused for the test.")
+    expect(page.locator("#entered .count")).to_have_text("8 of 8 dice")
+    expect(page.locator("#entered .entered-die")).to_have_count(8)
+    assert table.view()["game"]["inputs"] == 0
+    page.unroute("**/api/input")
+    page.get_by_test_id("submit-roll").click()
+    choose(page, "Keep 2 x worm (+10)")
+    expect(page.get_by_test_id("kept-total")).to_have_text("= 10")
+    expect(page.locator("#entered .count")).to_have_text("0 of 6 dice")
+    assert table.view()["game"]["inputs"] == 2

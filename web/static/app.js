@@ -901,7 +901,11 @@ document.addEventListener("DOMContentLoaded", () => {
   };
   $("btn-clear").onclick = () => { entered = []; if (view && view.game) drawEntered(view.game.awaiting.dice); };
   $("btn-roll").onclick = async () => {
-    await submit(rollAction(entered.slice()));
+    const key = renderDiceEntry.key;
+    const taken = await submit(rollAction(entered.slice()));
+    // Accepted: the pad empties, unless the next roll's pad is already up (its view came first) and may
+    // hold dice tapped since. Refused: the dice stay on the pad to be corrected.
+    if (!taken || renderDiceEntry.key !== key) return;
     entered = [];
     if (view && view.game && view.game.awaiting.dice) drawEntered(view.game.awaiting.dice);
   };
