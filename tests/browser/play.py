@@ -85,8 +85,11 @@ def start_game(page: Any, game: str, players: Sequence[str], options: dict[str, 
             box.uncheck()
     if page.get_by_test_id("new-first").is_visible():
         page.get_by_test_id("new-first").select_option(str(first))
+    before = page.evaluate(ENTERED_JS)
     page.get_by_test_id("new-start").click()
     expect(page.locator("#dlg-new")).to_be_hidden()
+    # the dialog closes before the new game's view arrives: wait for the game itself
+    page.wait_for_function(f"e => ({ENTERED_JS})() !== e", arg=before)
 
 
 # A fingerprint of the page as axe sees it: the whole DOM with the attributes that only the test or the
@@ -158,8 +161,9 @@ class Watch:
         """The first sight of each phase in each orientation: the phases in ``phases`` go to ``shots``
         (the docs), every phase to $TABLET_SHOTS_ALL if set (for looking at them all)."""
         orientation = "landscape" if page.viewport_size["width"] > page.viewport_size["height"] else "portrait"
-        phase = kind.split("|")[0] or "start"
-        if kind.split("|")[4] == "dlg-summary":
+        parts = kind.split("|")
+        phase = parts[0] or "start"
+        if len(parts) > 4 and parts[4] == "dlg-summary":
             phase = "summary"
         label = re.sub(r"[^a-z0-9-]+", "-", f"{self.name}-{phase}-{orientation}".lower())
         if label in self.shot_kinds:
@@ -327,9 +331,10 @@ def step(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None)
             return step(page, strategy, seen)  # the page was drawn again between reading and tapping: read again
         if risky:
             seen()  # armed: "Tap again to confirm"
-            if button.get_attribute("data-armed") is None:
-                button.click()  # the check outlasted the arming (a loaded machine): arm it again
-            button.click()  # the second tap a turn-ending move asks for
+            # The second tap a turn-ending move asks for, arming it again first if the check outlasted
+            # the arming (a loaded machine). One task in the page: the disarming timer cannot fall
+            # between the look and the tap (the first tap was a real one, visibility checked).
+            button.evaluate("b => { if (!b.dataset.armed) b.click(); b.click(); }")
         return True
     if now["dice"]:
         enter_dice(page, strategy, seen)
