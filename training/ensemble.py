@@ -105,10 +105,21 @@ def detector(paths: list[Path], out: Path, threshold: float | None) -> dict[str,
     model = _joined(models, nodes, inits, outputs, "detector_ensemble")
     onnx.save(model, str(out))
     meta = dict(metas[0])
-    meta["threshold"] = round(float(np.mean([m["threshold"] for m in metas])), 3) if threshold is None else threshold
     meta["ensemble"] = [{"file": p.name, "command": m.get("command"), "threshold": m.get("threshold"),
                          "dev": m.get("dev")} for p, m in zip(paths, metas)]
-    meta.pop("dev", None)  # the members' own; the ensemble's is not measured here
+    if len({m.get("left_out") for m in metas}) > 1:
+        raise SystemExit("the members must leave out the same set")
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    if threshold is None:  # picked as training picks a single detector's: F2 on the dev photos
+        from companion.vision.detector import DieDetector
+        from training.detector.data import SETS, data_root, load_photos, parts
+        from training.detector.train import pick_threshold
+        root = data_root()
+        dev = {n: load_photos(root, n, parts(n)["dev"], cache_side=None) for n in SETS if n != meta.get("left_out")}
+        threshold, scores = pick_threshold(DieDetector(out), dev)
+        meta["dev"] = {n: {"recall": round(s.recall, 4), "precision": round(s.precision, 4)}
+                       for n, s in scores[threshold].items()}
+    meta["threshold"] = threshold
     return meta
 
 

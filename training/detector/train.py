@@ -193,6 +193,21 @@ def dev_scores(detector: DieDetector, dev: dict[str, list[Photo]], thresholds: t
     return out
 
 
+def pick_threshold(detector: DieDetector, dev: dict[str, list[Photo]]
+                   ) -> tuple[float, dict[float, dict[str, DetectionScore]]]:
+    """The heatmap threshold of best F2 on the dev photos (each set counting alike; recall weighs four
+    times precision, as a missed die costs more), and the scores at every threshold tried."""
+    scores = dev_scores(detector, dev, THRESHOLDS)
+    best, best_val = 0.3, -1.0
+    for t in THRESHOLDS:
+        per = scores[t]
+        f2 = float(np.mean([5 * s.recall * s.precision / max(4 * s.precision + s.recall, 1e-9) for s in per.values()]))
+        print(f"dev threshold {t}: F2 {f2:.4f}; " + "; ".join(f"{n}: {s.line()}" for n, s in per.items()), flush=True)
+        if f2 > best_val:
+            best, best_val = t, f2
+    return best, scores
+
+
 def _base_command(init: str | None) -> str | None:
     """The command that made the weights a fine-tuning started from (their JSON beside them)."""
     meta = Path(init).with_suffix(".json") if init else None
@@ -331,15 +346,7 @@ def main() -> int:
     }
     path = export(model, out, args.size, meta)
     detector = DieDetector(path)
-    scores = dev_scores(detector, dev, THRESHOLDS)
-    best, best_val = 0.3, -1.0
-    for t in THRESHOLDS:
-        per = scores[t]
-        # each set counts alike; recall weighs four times precision (a missed die costs more)
-        f2 = float(np.mean([5 * s.recall * s.precision / max(4 * s.precision + s.recall, 1e-9) for s in per.values()]))
-        print(f"dev threshold {t}: F2 {f2:.4f}; " + "; ".join(f"{n}: {s.line()}" for n, s in per.items()), flush=True)
-        if f2 > best_val:
-            best, best_val = t, f2
+    best, scores = pick_threshold(detector, dev)
     if args.all_train is not None:  # the dev photos were trained on: they choose nothing
         best = args.all_train
         print(f"threshold {best} as given (--all-train: the dev figures above are of trained-on photos)", flush=True)
