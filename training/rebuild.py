@@ -10,12 +10,12 @@ the one the shipped model's JSON records (``tests/vision/test_rebuild.py`` holds
 two cannot drift apart. Everything runs on one thread with fixed seeds. The models that come out are
 not the shipped files bit for bit: the training code has grown options since (each draws nothing when
 off, but the data pipeline and the reader that mines the classifier's negatives have changed). How
-close they come is in ``docs/vision.md``, "Retraining the shipped model".
+close they come is in ``docs/vision-training.md``, "Rebuilding the shipped models".
 
 ``--out`` defaults to ``companion/vision/models``, overwriting the shipped files: give another folder
 to compare first. Steps whose result is already in ``--work`` are skipped, so an interrupted rebuild
 goes on where it stopped. Held-back photos are never read by any step. ``--without SET`` rebuilds both
-models without one real set, as the leave-one-source-out runs of ``docs/vision.md`` were made: the
+models without one real set, as the leave-one-source-out runs of ``docs/vision-accuracy.md`` were made: the
 detector trained, mined and thresholded without it (450 steps from scratch and 100 rendered trays, as
 those runs had), the classifier's patches made as shipped and the set's dropped in training.
 """

@@ -185,7 +185,7 @@ def test_well_lit_frames_are_not_brightened(fixtures):
         assert exposure.gain((frame * 0.3).astype(np.uint8)) > 2.0
 
 
-# White dice seen obliquely on light wood, enlarged: the shipped model reads their pips as 1s (docs/vision.md,
+# White dice seen obliquely on light wood, enlarged: the shipped model reads their pips as 1s (docs/vision-accuracy.md,
 # "Dice it never saw, and robustness"). Kept apart so that the other close-ups still guard the rule below,
 # and so that a model that reads it right says so (the strict xfail then fails).
 PIPS_AS_ONES = "two_38"
