@@ -76,7 +76,7 @@ def test_all_train_adds_the_dev_photos_and_never_the_held_back_ones():
         assert not set(both) & set(split[name]["test"])
 
 
-@pytest.mark.parametrize("kind", ["default", "slim", "deep32"])
+@pytest.mark.parametrize("kind", ["default", "slim", "wide", "deep32"])
 def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, kind):
     torch = pytest.importorskip("torch")
     pytest.importorskip("onnx")
@@ -86,7 +86,7 @@ def test_exported_network_runs_in_opencv_as_in_torch(tmp_path, kind):
     from training.detector.train import export, focal
 
     torch.manual_seed(0)
-    model = nets.slim() if kind == "slim" else nets.DieNet(deep32=kind == "deep32")
+    model = nets.slim() if kind == "slim" else nets.wide() if kind == "wide" else nets.DieNet(deep32=kind == "deep32")
     x = torch.randn(2, 3, 64, 64)
     heat = torch.zeros(2, 16, 16)
     heat[:, 5, 7] = 1.0

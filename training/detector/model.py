@@ -13,6 +13,7 @@ from torch import nn
 
 STRIDE = 4
 SLIM_WIDTHS = (16, 24, 40, 64, 32, 16)  # with no second convolution at stride 8: ``slim()``
+WIDE_WIDTHS = (16, 32, 64, 96, 64, 24)  # more channels at strides 8 and 16: ``wide()``
 
 
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -66,3 +67,9 @@ class DieNet(nn.Module):
 def slim() -> DieNet:
     """The slimmer network: about half the multiply-adds of the shipped one."""
     return DieNet(SLIM_WIDTHS, deep8=False)
+
+
+def wide() -> DieNet:
+    """A wider network at strides 8 and 16, where a die is recognised as a whole: about 1.5 times the
+    shipped one's multiply-adds, at the same resolution and reach."""
+    return DieNet(WIDE_WIDTHS)

@@ -43,7 +43,7 @@ from training.detector.data import (
     tiled,
     to_input,
 )
-from training.detector.model import STRIDE, DieNet, slim
+from training.detector.model import STRIDE, DieNet, slim, wide
 from training.detector.paste import DiePatch, cut_patches, paste
 
 # How often each source is drawn (rendered trays, then the real sets); chase crops come as mosaics.
@@ -247,6 +247,8 @@ def main() -> int:
                     help="share of draws enlarged 1.6-3 times (what the second read of a large frame sees)")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
+    ap.add_argument("--wide", action="store_true",
+                    help="the wider network (model.wide(): more channels at strides 8 and 16)")
     ap.add_argument("--deep32", action="store_true",
                     help="a stage at stride 32 (a wider view for close-ups; the input a multiple of 32)")
     ap.add_argument("--export-only", action="store_true",
@@ -274,7 +276,7 @@ def main() -> int:
                       args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom)
     if args.paste:
         print("patches to paste: " + ", ".join(f"{n} {len(p)}" for n, p in sampler.patches.items()), flush=True)
-    model = slim() if args.slim else DieNet(deep32=args.deep32)
+    model = slim() if args.slim else wide() if args.wide else DieNet(deep32=args.deep32)
     if args.init:
         model.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -324,6 +326,8 @@ def main() -> int:
         command += f" --zoom {args.zoom}"
     if args.slim:
         command += " --slim"
+    if args.wide:
+        command += " --wide"
     if args.deep32:
         command += " --deep32"
     if args.init:
@@ -341,7 +345,7 @@ def main() -> int:
         "train_seconds": round(time.time() - t0) if not args.export_only else None,
         "steps_run": stop if not args.export_only else args.stop or args.steps,
         "hard_negatives": mined,
-        "network": "slim" if args.slim else "deep32" if args.deep32 else "default",
+        "network": "slim" if args.slim else "wide" if args.wide else "deep32" if args.deep32 else "default",
         "base_command": _base_command(args.init),
     }
     path = export(model, out, args.size, meta)
