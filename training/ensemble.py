@@ -87,7 +87,7 @@ def faces(paths: list[Path], out: Path) -> dict[str, object]:
              "head": {"weight": weight.round(6).tolist(), "bias": np.asarray(bias).round(6).tolist()},
              "val_accuracy": float(np.mean([m.get("val_accuracy", np.nan) for m in metas])),
              "ensemble": [{"file": p.name, "command": m.get("command"), "temperature": m.get("temperature"),
-                           "val_accuracy": m.get("val_accuracy")} for p, m in zip(paths, metas)]}
+                           "val_accuracy": m.get("val_accuracy")} for p, m in zip(paths, metas, strict=True)]}
     return meta
 
 
@@ -106,7 +106,7 @@ def detector(paths: list[Path], out: Path, threshold: float | None) -> dict[str,
     onnx.save(model, str(out))
     meta = dict(metas[0])
     meta["ensemble"] = [{"file": p.name, "command": m.get("command"), "threshold": m.get("threshold"),
-                         "dev": m.get("dev")} for p, m in zip(paths, metas)]
+                         "dev": m.get("dev")} for p, m in zip(paths, metas, strict=True)]
     if len({m.get("left_out") for m in metas}) > 1:
         raise SystemExit("the members must leave out the same set")
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
