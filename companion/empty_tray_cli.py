@@ -77,15 +77,9 @@ def _capture(args: argparse.Namespace) -> int:
 
 
 def _photos(paths: list[str]) -> list[Any]:
-    import cv2
+    from companion.vision.photos import read_photo
 
-    frames = []
-    for p in paths:
-        img = cv2.imread(p)
-        if img is None:
-            raise OSError(f"cannot read the photo {p}")
-        frames.append(img)
-    return frames
+    return [read_photo(p) for p in paths]
 
 
 def _camera_frames(args: argparse.Namespace, n: int) -> list[Any]:

@@ -123,6 +123,7 @@ def _read(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.vision.annotate import annotate
+    from companion.vision.photos import read_photo
     from companion.vision.reader import DiceReader
 
     images = _positionals(args, "images")
@@ -135,9 +136,10 @@ def _read(args: argparse.Namespace) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
     for name in images:
-        frame = cv2.imread(name)
-        if frame is None:
-            print(f"{name}: cannot read image", file=sys.stderr)
+        try:
+            frame = read_photo(name)
+        except OSError as exc:
+            print(exc, file=sys.stderr)
             status = 2
             continue
         reading = reader.read(frame, expected=args.expected, faces=args.faces)

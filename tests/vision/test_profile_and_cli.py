@@ -282,3 +282,23 @@ def test_the_dice_commands_read_as_the_daemon_does_unless_told_not_to(fixtures, 
     assert main(["dice", "read", image, "--json"]) == 0 and not calls
     with pytest.raises(SystemExit, match="not installed"):
         main(["dice", "read", image, "--detector"])
+
+
+def test_cli_says_which_photo_is_missing_and_which_is_no_image(tmp_path, capsys):
+    import cv2
+
+    frame, _ = render_dice([RenderDie(3, "white")], seed=2, die_size=50)
+    good = str(tmp_path / "tray.png")
+    cv2.imwrite(good, frame)
+    garbled = tmp_path / "garbled.jpg"
+    garbled.write_bytes(b"not a picture at all")
+    missing = str(tmp_path / "nowhere.jpg")
+    # the readable photo is still read; the command exits 2 for the other two, naming each and why
+    assert main(["dice", "read", missing, str(garbled), good, "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["image"] for line in out.splitlines()] == [good]
+    assert f"{missing}: no such file" in err
+    assert f"{garbled}: not an image OpenCV can read" in err
+    assert main(["empty-tray", "capture", "--data", str(tmp_path), "--image", missing]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert not (tmp_path / "empty_tray.npz").exists()
