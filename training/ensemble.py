@@ -3,10 +3,11 @@
     .venv-train/bin/python -m training.ensemble faces A.onnx B.onnx --out faces.onnx
     .venv-train/bin/python -m training.ensemble detector A.onnx B.onnx --out dice_detector.onnx
 
-Why: on a tray neither model saw, one seed of the same recipe reads 43 dice of 1,147 more than
-another (the classifier), and finds 4 to 21 points more of them (the detector): each run learns its
-own quirks, and where it is unsure, it is unsure in its own places. Averaging the runs cancels much
-of that. The merged file is one graph that runs every member on the same input and averages them,
+Why it was tried: on a tray neither model saw, one seed of the same recipe reads 43 dice of 1,147
+more than another (the classifier), and finds 4 to 21 points more of them (the detector). Averaging
+runs usually cancels such differences; here it did not: each ensemble read the left-out sets about
+as the mean of its seeds does, for one network pass per member (``docs/log/ensemble-2026-12-01.md``),
+and none ships. The merged file is one graph that runs every member on the same input and averages them,
 so the reader, ``cv2.dnn`` and the daemon load it as they load a single model.
 
 - faces: the members' embeddings are put side by side; the class layer on that joint embedding is
@@ -14,7 +15,7 @@ so the reader, ``cv2.dnn`` and the daemon load it as they load a single model.
   then the mean of the members' calibrated logits, and a profile can retrain that layer as it
   retrains a single model's (``profile_adapt``). The top-face offsets are averaged.
 - detector: the members' output maps (heatmap logit, centre in the cell, log size) are averaged;
-  the threshold is the members' mean unless ``--threshold`` is given.
+  the threshold is picked on the dev photos as training picks one (F2), unless ``--threshold`` is given.
 
 Needs onnx (the ``train`` extra); the result runs on OpenCV alone.
 """
@@ -71,9 +72,10 @@ def faces(paths: list[Path], out: Path) -> dict[str, object]:
     emb = [f"m{i}_embedding" for i in range(n)]
     nodes.append(helper.make_node("Concat", emb, ["embedding"], axis=1))
     # the joint class layer: each member's, over its temperature and the number of members
-    weight = np.concatenate([np.array(m["head"]["weight"], np.float32) / (float(m.get("temperature", 1.0)) * n)
-                             for m in metas], axis=1)
-    bias = sum(np.array(m["head"]["bias"], np.float32) / (float(m.get("temperature", 1.0)) * n) for m in metas)
+    shares = [1.0 / (float(m.get("temperature", 1.0)) * n) for m in metas]
+    weight = np.concatenate([np.array(m["head"]["weight"], np.float32) * k for m, k in zip(metas, shares, strict=True)],
+                            axis=1)
+    bias = sum(np.array(m["head"]["bias"], np.float32) * k for m, k in zip(metas, shares, strict=True))
     inits += [numpy_helper.from_array(weight, "head_weight"), numpy_helper.from_array(np.asarray(bias), "head_bias")]
     nodes.append(helper.make_node("Gemm", ["embedding", "head_weight", "head_bias"], ["logits"], transB=1))
     _mean(nodes, inits, [f"m{i}_offset" for i in range(n)], "offset")
@@ -95,6 +97,8 @@ def detector(paths: list[Path], out: Path, threshold: float | None) -> dict[str,
     metas = [json.loads(p.with_suffix(".json").read_text()) for p in paths]
     if any((m["input"], m["stride"]) != (metas[0]["input"], metas[0]["stride"]) for m in metas):
         raise SystemExit("the members must share the input size and stride")
+    if len({m.get("left_out") for m in metas}) > 1:
+        raise SystemExit("the members must leave out the same set")
     models = _members(paths)
     (shown,) = onnx.load(str(paths[0])).graph.output
     output = shown.name
@@ -107,10 +111,8 @@ def detector(paths: list[Path], out: Path, threshold: float | None) -> dict[str,
     meta = dict(metas[0])
     meta["ensemble"] = [{"file": p.name, "command": m.get("command"), "threshold": m.get("threshold"),
                          "dev": m.get("dev")} for p, m in zip(paths, metas, strict=True)]
-    if len({m.get("left_out") for m in metas}) > 1:
-        raise SystemExit("the members must leave out the same set")
-    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     if threshold is None:  # picked as training picks a single detector's: F2 on the dev photos
+        out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")  # DieDetector reads it
         from companion.vision.detector import DieDetector
         from training.detector.data import SETS, data_root, load_photos, parts
         from training.detector.train import pick_threshold
@@ -128,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("kind", choices=["faces", "detector"])
     ap.add_argument("models", nargs="+", type=Path, help="ONNX files, each with its JSON beside it")
     ap.add_argument("--out", type=Path, required=True)
-    ap.add_argument("--threshold", type=float, help="detector: the ensemble's threshold (default: the members' mean)")
+    ap.add_argument("--threshold", type=float,
+                    help="detector: the ensemble's threshold (default: picked on the dev photos, F2)")
     args = ap.parse_args(argv)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     meta = faces(args.models, args.out) if args.kind == "faces" else detector(args.models, args.out, args.threshold)

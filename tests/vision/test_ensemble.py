@@ -58,6 +58,7 @@ def test_merged_detectors_average_their_maps(tmp_path: Path) -> None:
     out = tmp_path / "dice_detector.onnx"
     with pytest.raises(SystemExit, match="same set"):  # members that never saw different sets do not mix
         ensemble.main(["detector", *map(str, members), "--out", str(out), "--threshold", "0.25"])
+    assert not out.exists()  # refused before anything is written
     same = [members[0], members[0]]
     assert ensemble.main(["detector", *map(str, same), "--out", str(out), "--threshold", "0.25"]) == 0
     frame, _ = render_dice([RenderDie(v) for v in (1, 3, 5, 6)], seed=4, size=(800, 600))
