@@ -50,7 +50,7 @@ def long_record(inputs: int, seed: int = 1) -> list[str]:
     """
     from companion.games.heckmeck.rules import Claim, HeckmeckRules
     from companion.games.heckmeck.simulate import random_roll
-    from companion.record import Header
+    from companion.store.record import Header
 
     rules = HeckmeckRules()
     rng = random.Random(seed)
@@ -79,7 +79,7 @@ def long_record(inputs: int, seed: int = 1) -> list[str]:
 
 
 def time_replay(record: list[str]) -> dict[str, Any]:
-    from companion.record import replay_lines
+    from companion.store.record import replay_lines
 
     # The benchmark's own scaffolding (simulated games) must not make the collector's passes longer
     # than they would be in the daemon, which replays with a small heap.
@@ -103,7 +103,7 @@ def time_replay(record: list[str]) -> dict[str, Any]:
 
 
 def longest_simulated(game: str, players: list[str], seeds: int) -> list[str]:
-    from companion.simulate import simulated_lines
+    from companion.table.simulate import simulated_lines
 
     games = (list(simulated_lines(game, players, seed=s, undo_rate=0.03)) for s in range(seeds))
     return max(games, key=len)
@@ -166,9 +166,9 @@ class Stream(threading.Thread):
 
 def live_table(tmp: str, *, mock_rig: bool = False) -> tuple[Any, Any, Any]:
     from companion.config import Config, ServerConfig, StoreConfig
-    from companion.journal import Journal
-    from companion.rig import Rig
-    from companion.session import Table
+    from companion.store.journal import Journal
+    from companion.table.rig import Rig
+    from companion.table.session import Table
     from companion.web import create_app
 
     config = Config(server=ServerConfig(pin="1"), store=StoreConfig(data_dir=tmp), mock=True)

@@ -42,7 +42,7 @@ from companion.vision.render import RenderDie, Scene, _corners, render_scene  # 
 
 SEEDS = {"dev": 500_000, "test": 600_000}
 Tray = tuple[np.ndarray, EmptyTray, list[LabelledDie], str]
-EMPTY_FRAMES = 5  # frames the calibration takes of the empty tray (companion/empty_reference.py)
+EMPTY_FRAMES = 5  # frames the calibration takes of the empty tray (companion/table/empty_reference.py)
 
 
 def _felt_near(rng: np.random.Generator, bgr: tuple[int, int, int], spread: int) -> tuple[int, int, int]:

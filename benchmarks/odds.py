@@ -167,9 +167,9 @@ def bench_lordsofvegas() -> None:
 
 
 def bench_stats() -> None:
-    from companion.record import replay_lines
-    from companion.simulate import simulated_lines
-    from companion.stats import game_stats
+    from companion.store.record import replay_lines
+    from companion.store.stats import game_stats
+    from companion.table.simulate import simulated_lines
 
     for game, players, options in (
         ("heckmeck", [f"P{i}" for i in range(7)], {}),

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Subcommand groups living with the part they drive; each module has register(subparsers).
-PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.empty_tray_cli")
+PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.table.empty_tray_cli")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,7 +85,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from companion.record import RecordError, replay_file
+    from companion.store import RecordError, replay_file
 
     try:
         result = replay_file(args.record)
@@ -110,7 +110,7 @@ def _data_dir(args: argparse.Namespace) -> str:
 
 def _pin_unlock(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.web.guard import request_unlock
+    from companion.table.pin import request_unlock
 
     try:
         path = request_unlock(_data_dir(args))
@@ -128,10 +128,8 @@ def _journal_path(args: argparse.Namespace) -> Path:
 
 
 def _journal_check(args: argparse.Namespace) -> int:
-    from companion.backups import describe, list_backups
     from companion.config import ConfigError
-    from companion.integrity import inspect
-    from companion.recovery import backups_of, check
+    from companion.store import backups_of, check, describe, inspect, list_backups
 
     try:
         path = _journal_path(args)
@@ -150,10 +148,8 @@ def _journal_check(args: argparse.Namespace) -> int:
 
 
 def _journal_recover(args: argparse.Namespace) -> int:
-    from companion.backups import describe, newest_good
     from companion.config import ConfigError
-    from companion.integrity import inspect
-    from companion.recovery import backups_of, check, restore
+    from companion.store import backups_of, check, describe, inspect, newest_good, restore
 
     try:
         path = _journal_path(args)
@@ -188,7 +184,7 @@ def _check_config(args: argparse.Namespace) -> int:
     from companion.games import game_names
     from companion.hardware.debounce import ButtonTiming, ButtonTimingError
     from companion.hardware.pins import check_pins
-    from companion.rig import camera_problems
+    from companion.table.rig import camera_problems
 
     try:
         config = load(args.config)
@@ -218,7 +214,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     from companion.games.base import RuleViolation
-    from companion.simulate import simulated_lines
+    from companion.table.simulate import simulated_lines
 
     options = {}
     for item in args.option:

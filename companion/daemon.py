@@ -20,13 +20,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from companion.backups import BackupKeeper
 from companion.config import Config, ConfigError, load, override
 from companion.games.messages import msg
-from companion.journal import Journal
-from companion.pin import TablePin
-from companion.recovery import Recovery, backups_of, open_journal
-from companion.session import Table
+from companion.store import BackupKeeper, Journal, Recovery, backups_of, open_journal
+from companion.table.pin import TablePin
+from companion.table.session import Table
 from companion.web import create_app
 from companion.web.hub import Hub
 
@@ -164,7 +162,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     rig: Any = None
     if safe_reason is None:
         try:
-            from companion.rig import Rig
+            from companion.table.rig import Rig
 
             rig = Rig(table, config, mock=config.mock)
         except Exception as exc:  # a device that cannot start must not take the scoreboard with it

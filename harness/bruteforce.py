@@ -32,8 +32,8 @@ class Clock:
 
 def app_for(folder: Path) -> Any:
     from companion.config import Config, ServerConfig, StoreConfig
-    from companion.journal import Journal
-    from companion.session import Table
+    from companion.store.journal import Journal
+    from companion.table.session import Table
     from companion.web import create_app
 
     config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(folder)), mock=True)
@@ -44,7 +44,7 @@ def run(guesses: int = 10_000, burst_s: float = 3.0) -> dict[str, Any]:
     import flask_limiter._extension as extension
     import limits.storage.memory as memory
 
-    logging.getLogger("companion.pin").setLevel(logging.ERROR)
+    logging.getLogger("companion.table.pin").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="harness-pin-") as tmp:
         # 1. real time: hammer for a few seconds
         client = app_for(Path(tmp) / "a").test_client()

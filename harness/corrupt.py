@@ -36,10 +36,10 @@ JOURNAL = "companion.sqlite3"
 WRITER = r"""
 import os, random, signal, sys
 from pathlib import Path
-from companion.backups import take_backup
-from companion.journal import Journal
-from companion.session import Table
-from companion.simulate import random_input
+from companion.store.backups import take_backup
+from companion.store.journal import Journal
+from companion.table.session import Table
+from companion.table.simulate import random_input
 
 folder = Path(sys.argv[1])
 journal = Journal(folder / "companion.sqlite3")
@@ -181,8 +181,8 @@ def _digest(folder: Path) -> dict[str, str]:
 # --- checking one kind -------------------------------------------------------------------------------
 def check_in_process(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
     """Open the damaged journal as the daemon does at start; classify the outcome."""
-    from companion.recovery import Recovery, open_journal
-    from companion.session import Table
+    from companion.store.recovery import Recovery, open_journal
+    from companion.table.session import Table
 
     before = _digest(folder)
     try:
@@ -212,7 +212,7 @@ def check_in_process(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
         result.update(restored=restored["restored"], after_games=len(games), after_entries=entries,
                       salvaged=salvaged.get("entries", 0))
         if table.timeline is not None:  # the restored journal takes inputs again
-            from companion.simulate import random_input
+            from companion.table.simulate import random_input
 
             tl = table.timeline
             if tl.rules.outcome(tl.state) is None:

@@ -154,8 +154,8 @@ def _play(daemon: Daemon, inputs: int) -> int:
 def full_in_process(folder: Path) -> dict[str, Any]:
     """No tmpfs: the journal's own page limit stands for a full disk (SQLite raises the same error)."""
     from companion.config import Config, ServerConfig, StoreConfig
-    from companion.journal import Journal
-    from companion.session import Table
+    from companion.store.journal import Journal
+    from companion.table.session import Table
     from companion.web import create_app
 
     config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(folder)), mock=True)
@@ -187,8 +187,8 @@ def stall(stall_s: float = 10.0) -> dict[str, Any]:
     import sys
 
     from companion.config import Config, ServerConfig, StoreConfig
-    from companion.journal import Journal
-    from companion.session import Table
+    from companion.store.journal import Journal
+    from companion.table.session import Table
     from companion.web import create_app
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

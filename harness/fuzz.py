@@ -26,9 +26,9 @@ def build(folder: Path) -> tuple[Any, Any, Any]:
 
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from companion.config import Config, ServerConfig, StoreConfig
-    from companion.journal import Journal
-    from companion.rig import Rig
-    from companion.session import Table
+    from companion.store.journal import Journal
+    from companion.table.rig import Rig
+    from companion.table.session import Table
     from companion.web import create_app
 
     config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(folder)), mock=True)
@@ -59,9 +59,9 @@ def run(requests: int = 400, seed: int = 0, max_rounds: int = 30) -> dict[str, A
     from hypothesis.errors import Unsatisfiable
     from schemathesis import GenerationMode
 
-    from companion.pin import TablePin
+    from companion.table.pin import TablePin
 
-    logging.getLogger("companion.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
+    logging.getLogger("companion.table.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
     rng = random.Random(seed)
     totals = {"requests": 0, "distinct": 0, "server_errors": 0, "refused": 0, "refused_changes": 0, "accepted": 0}
     failures: list[dict[str, Any]] = []

@@ -65,7 +65,7 @@ class Player(threading.Thread):
 
 def verify(daemon: Daemon, acked: dict[int, int]) -> dict[str, int]:
     """Acknowledged inputs missing from the journal, and games whose record does not replay to the view."""
-    from companion.record import final_view, replay_lines
+    from companion.store.record import final_view, replay_lines
 
     _, listing = daemon.request("GET", "/api/games")
     have = {g["id"]: g["entries"] for g in listing["games"]}

@@ -25,7 +25,7 @@ HEADER = {"format": "vegas-table-companion/record", "version": 1, "game": "heckm
 
 
 def real_lines() -> list[str]:
-    from companion.simulate import simulated_lines
+    from companion.table.simulate import simulated_lines
 
     return list(simulated_lines("heckmeck", ["A", "B"], {}, seed=2))[:40]
 
@@ -65,9 +65,9 @@ def run(examples: int = 200) -> dict[str, Any]:
 
     os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
     from companion.config import Config, ServerConfig, StoreConfig
-    from companion.journal import Journal
-    from companion.record import RecordError, replay_file
-    from companion.session import Table
+    from companion.store.journal import Journal
+    from companion.store.record import RecordError, replay_file
+    from companion.table.session import Table
     from companion.web import create_app
 
     counts = {"examples": 0, "replay_refused": 0, "replay_ok": 0, "import_refused": 0, "imported": 0, "failures": 0}

@@ -18,8 +18,8 @@ settings.load_profile("companion")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")  # before any gpiozero device is built
 
 from companion.config import Config, ServerConfig, StoreConfig  # noqa: E402
-from companion.journal import Journal  # noqa: E402
-from companion.session import Table  # noqa: E402
+from companion.store.journal import Journal  # noqa: E402
+from companion.table.session import Table  # noqa: E402
 
 PIN = "4321"
 AUTH = {"X-Table-Pin": PIN, "X-Device": "test"}

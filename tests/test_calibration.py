@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from companion.calibration import HECKMECK, DiceSet, Progress
 from companion.config import Config, StoreConfig
 from companion.games.base import MalformedAction, RuleViolation
 from companion.i18n.render import localize
-from companion.rig import PROFILE_FILE, Rig
-from companion.session import Table
+from companion.table.calibration import HECKMECK, DiceSet, Progress
+from companion.table.rig import PROFILE_FILE, Rig
+from companion.table.session import Table
 from companion.vision.render import RenderDie
 
 

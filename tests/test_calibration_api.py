@@ -12,8 +12,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config
-from companion.rig import PROFILE_FILE, Rig
-from companion.session import Table
+from companion.table.rig import PROFILE_FILE, Rig
+from companion.table.session import Table
 from companion.web import create_app
 
 PIN = "4321"

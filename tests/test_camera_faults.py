@@ -11,8 +11,8 @@ import pytest
 from companion.config import Config, StoreConfig
 from companion.games.base import RuleViolation
 from companion.i18n.render import localize
-from companion.rig import PROFILE_FILE, Rig
-from companion.session import Table
+from companion.table.rig import PROFILE_FILE, Rig
+from companion.table.session import Table
 from companion.vision import FACES as FACES_ALL
 from companion.vision.profile_adapt import Profile
 from companion.vision.render import RenderDie

@@ -16,11 +16,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config, ServerConfig, StoreConfig
-from companion.empty_reference import EMPTY_FILE, EmptyReference, check_empty
 from companion.games.base import RuleViolation
 from companion.i18n.render import localize
-from companion.rig import Rig
-from companion.session import Table
+from companion.table.empty_reference import EMPTY_FILE, EmptyReference, check_empty
+from companion.table.rig import Rig
+from companion.table.session import Table
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.reader import DiceReader
 from companion.vision.render import RenderDie, Scene, render_scene

@@ -12,10 +12,10 @@ from live import serve  # type: ignore[import-not-found]
 
 from companion.cli import main
 from companion.config import Config, ServerConfig, StoreConfig
-from companion.empty_reference import EMPTY_FILE
-from companion.journal import Journal
-from companion.rig import Rig
-from companion.session import Table
+from companion.store.journal import Journal
+from companion.table.empty_reference import EMPTY_FILE
+from companion.table.rig import Rig
+from companion.table.session import Table
 from companion.vision.render import RenderDie, Scene, render_scene
 from companion.web import create_app
 

@@ -18,8 +18,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config, ConfigError, ServerConfig, StoreConfig, check
-from companion.journal import Journal
-from companion.session import Table
+from companion.store.journal import Journal
+from companion.table.session import Table
 from companion.web import create_app
 
 PIN = "4321"
@@ -130,7 +130,7 @@ def test_bad_imports_are_refused_with_a_400(client: FlaskClient, record: str) ->
 
 
 def test_calibration_faces_must_be_faces(table: Table, config: Config) -> None:
-    from companion.rig import Rig
+    from companion.table.rig import Rig
 
     rig = Rig(table, config, mock=True, seed=5)
     try:
@@ -144,7 +144,7 @@ def test_calibration_faces_must_be_faces(table: Table, config: Config) -> None:
 
 # --- finding 10: import all-or-nothing, names, secret export ---------------------------------------
 def test_an_import_that_fails_half_way_leaves_no_game(client: FlaskClient, journal: Journal) -> None:
-    from companion.simulate import simulated_lines
+    from companion.table.simulate import simulated_lines
 
     lines = list(simulated_lines("heckmeck", ["A", "B"], {}, seed=3))
     assert len(lines) > 10

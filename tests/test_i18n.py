@@ -20,8 +20,8 @@ from companion.games.messages import Msg, english, is_msg_json, msg, nmsg, place
 from companion.i18n.catalogs import LANGUAGES, PSEUDO, entries, language, pseudo, read_catalog
 from companion.i18n.extract import extract
 from companion.i18n.render import localize, render
-from companion.record import Timeline, replay_lines
-from companion.simulate import simulated_lines
+from companion.store.record import Timeline, replay_lines
+from companion.table.simulate import simulated_lines
 
 PLAYERS = {
     "heckmeck": ["Ann", "Bob", "Cy"],
@@ -146,7 +146,7 @@ def test_an_engine_writes_no_prose() -> None:
             awaiting = rules.awaiting(state)
             assert isinstance(awaiting.prompt, Msg)
             assert all(isinstance(o.label, Msg) for o in awaiting.options)
-            from companion.simulate import random_input
+            from companion.table.simulate import random_input
 
             action = random_input(game, rules, state, rng)
             if action is None:

@@ -9,8 +9,8 @@ import pytest
 
 from companion.games.base import RuleViolation
 from companion.i18n.render import localize
-from companion.journal import Journal
-from companion.session import NoGame, Table
+from companion.store.journal import Journal
+from companion.table.session import NoGame, Table
 
 ROLL = {"type": "roll", "dice": ["worm", "worm", 4, 4, 4, 1, 2, 3]}
 

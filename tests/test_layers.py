@@ -1,5 +1,6 @@
-"""Data flows one way (camera -> reader -> rig -> session -> engine): no module imports one further
-up the stream, so the tree can be read from the engines outwards without meeting a circle."""
+"""The wings of ``companion/`` and the way data flows through them (camera -> reader -> rig -> session ->
+engine): each wing imports only wings below it, and no module imports one further up the stream, so
+the tree can be read from the engines outwards without meeting a circle (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -45,17 +46,89 @@ def reaches(start: str, target: str) -> bool:
     return False
 
 
+# Each wing's floor; a wing may import its own modules and those of wings on a lower floor only.
+# Leaves shared by all (the package data, the config) sit low because they import almost nothing.
+WINGS = {
+    "assets": -1,  # where the package data lies (board, decks): imports nothing
+    "games": 0,  # the engines: pure, importing nothing of ours outside themselves but the package data
+    "i18n": 1,  # catalogues and rendering of the engines' messages
+    "odds": 1,  # pure functions of an engine state
+    "config": 2,
+    "store": 2,  # keeping inputs safe: journal, records, integrity, backups, salvage, recovery
+    "vision": 3,  # the dice reader
+    "hardware": 4,  # the devices (the mock camera renders dice with the reader's renderer)
+    "table": 5,  # the session and what turns devices into its inputs
+    "web": 6,  # the API, the streams, the pages
+    "daemon": 7,  # wiring the parts together and running them
+    "cli": 8,  # the command line
+    "__main__": 9,
+}
+
+
+def wing_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "companion"
+
+
+def test_every_module_is_in_a_wing():
+    strays = sorted(m for m in GRAPH if m != "companion" and wing_of(m) not in WINGS)
+    assert strays == [], f"{strays} belong to no wing: put them in one, or name a new wing in WINGS"
+
+
+def breaches(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a module from a wing on the same floor or higher than its own."""
+    return sorted(
+        f"{module} imports {dep}"
+        for module, deps in graph.items()
+        if module != "companion"
+        for dep in deps
+        if dep != "companion"
+        and wing_of(dep) != wing_of(module)
+        and WINGS.get(wing_of(dep), 99) >= WINGS[wing_of(module)]
+    )
+
+
+def test_each_wing_imports_only_wings_below_it():
+    assert breaches(GRAPH) == []
+
+
+def test_the_wing_rule_catches_a_breach():
+    """The check can fail: the table reaching up into the web, the store into the table, or an engine
+    into the store are each reported; the reverse directions are not."""
+    graph = {
+        "companion.table.rig": {"companion.web.guard"},
+        "companion.store.journal": {"companion.table.session"},
+        "companion.games.base": {"companion.store.record"},
+        "companion.web.api": {"companion.table.session", "companion.store.journal", "companion.games.base"},
+    }
+    assert breaches(graph) == [
+        "companion.games.base imports companion.store.record",
+        "companion.store.journal imports companion.table.session",
+        "companion.table.rig imports companion.web.guard",
+    ]
+
+
+def test_the_daemon_and_the_cli_enter_the_store_by_its_front_door():
+    inner = sorted(
+        f"{module} imports {dep}"
+        for module in ("companion.daemon", "companion.cli")
+        for dep in GRAPH[module]
+        if dep in GRAPH and dep.startswith("companion.store.")
+    )
+    assert inner == [], "the daemon and the CLI use `companion.store`, not its rooms"
+
+
 @pytest.mark.parametrize(
     ("downstream", "upstream"),
     [
-        ("companion.calibration", "companion.rig"),  # the rig drives the calibration, never the reverse
-        ("companion.dice_view", "companion.rig"),
-        ("companion.vision", "companion.rig"),  # the reader knows nothing of who uses it
-        ("companion.vision", "companion.calibration"),
-        ("companion.vision", "companion.session"),
+        ("companion.table.calibration", "companion.table.rig"),  # the rig drives the calibration, never the reverse
+        ("companion.table.dice_view", "companion.table.rig"),
+        ("companion.vision", "companion.table.rig"),  # the reader knows nothing of who uses it
+        ("companion.vision", "companion.table.calibration"),
+        ("companion.vision", "companion.table.session"),
         ("companion.vision", "companion.web"),
-        ("companion.session", "companion.rig"),  # the session takes inputs, whoever made them
-        ("companion.games", "companion.session"),  # engines are pure
+        ("companion.table.session", "companion.table.rig"),  # the session takes inputs, whoever made them
+        ("companion.games", "companion.table.session"),  # engines are pure
         ("companion.games", "companion.vision"),
         ("companion.games", "companion.hardware"),
     ],

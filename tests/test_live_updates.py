@@ -12,9 +12,9 @@ import pytest
 from live import EventStream, serve  # type: ignore[import-not-found]
 
 from companion.config import Config
-from companion.journal import Journal
-from companion.rig import Rig
-from companion.session import Table
+from companion.store.journal import Journal
+from companion.table.rig import Rig
+from companion.table.session import Table
 from companion.web import create_app
 from companion.web.hub import Hub
 

@@ -9,9 +9,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config
-from companion.journal import Journal
-from companion.session import Table
-from companion.simulate import simulated_lines
+from companion.store.journal import Journal
+from companion.table.session import Table
+from companion.table.simulate import simulated_lines
 from companion.web import create_app
 
 PIN = "4321"

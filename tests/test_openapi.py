@@ -7,7 +7,7 @@ import re
 from flask.testing import FlaskClient
 
 from companion.config import Config
-from companion.session import Table
+from companion.table.session import Table
 from companion.web import create_app
 
 

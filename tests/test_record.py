@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.record import RecordError, replay_file, replay_lines
-from companion.simulate import simulated_lines
+from companion.store.record import RecordError, replay_file, replay_lines
+from companion.table.simulate import simulated_lines
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.backups import BackupKeeper, list_backups, newest_good, take_backup
 from companion.cli import main
 from companion.config import Config
-from companion.integrity import inspect
-from companion.journal import Journal, JournalUnavailable
-from companion.recovery import Recovery, open_journal
-from companion.session import Table
+from companion.store.backups import BackupKeeper, list_backups, newest_good, take_backup
+from companion.store.integrity import inspect
+from companion.store.journal import Journal, JournalUnavailable
+from companion.store.recovery import Recovery, open_journal
+from companion.table.session import Table
 from companion.web import create_app
 
 AUTH = {"X-Table-Pin": "4321"}

@@ -13,10 +13,10 @@ from companion.config import Config
 from companion.games.base import RuleViolation
 from companion.hardware.camera import CameraError, SimulatedCamera
 from companion.i18n.render import localize
-from companion.rig import Rig
-from companion.session import Table
+from companion.table.rig import Rig
+from companion.table.session import Table
+from companion.table.watcher import CameraWatcher
 from companion.vision.render import RenderDie
-from companion.watcher import CameraWatcher
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ import pytest
 from scipy.stats import chi2
 
 from companion.games import get_rules
-from companion.record import Header, Timeline, replay_lines
-from companion.simulate import simulated_lines
-from companion.stats import chi2_sf, game_stats, luck
+from companion.store.record import Header, Timeline, replay_lines
+from companion.store.stats import chi2_sf, game_stats, luck
+from companion.table.simulate import simulated_lines
 
 
 def at(seconds: int) -> str:

@@ -15,7 +15,7 @@ from waitress.channel import HTTPChannel
 
 from companion.config import Config, ServerConfig, StoreConfig
 from companion.daemon import IDLE_TIMEOUT, make_server
-from companion.session import Table
+from companion.table.session import Table
 from companion.web import create_app
 from companion.web.hub import Hub
 

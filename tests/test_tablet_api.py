@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config
-from companion.session import Table
+from companion.table.session import Table
 from companion.web import create_app
 
 PIN = "4321"

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from companion.games.base import RuleViolation
-from companion.journal import Journal
-from companion.session import COMPANION_DEVICE, Table
+from companion.store.journal import Journal
+from companion.table.session import COMPANION_DEVICE, Table
 
 
 def lv_table(journal: Journal) -> tuple[Table, int]:
@@ -51,7 +51,7 @@ def test_a_reopened_game_is_the_same(journal: Journal) -> None:
 def test_the_pages_never_see_a_state_awaiting_the_companion(journal: Journal, game: str) -> None:
     """A table input and the draws that follow it reach the pages as one view: a page shown the state
     in between would offer the companion's draw as buttons, and a tap on one would be refused."""
-    from companion.simulate import random_input
+    from companion.table.simulate import random_input
 
     table = Table(journal, rng=random.Random(2))
     shown: list[tuple[int, str]] = []

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config, ConfigError, check
-from companion.session import Table
+from companion.table.session import Table
 from companion.web import create_app
 from companion.web.language import FrameCache
 

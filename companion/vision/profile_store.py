@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion.atomic_file import remove_file, replace_file
+from companion.store.atomic_file import remove_file, replace_file
 from companion.vision.profile_adapt import Profile
 from companion.vision.profile_build import add_background, add_confirmed, add_pip_windows
 from companion.vision.reader import DiceReader, Reading

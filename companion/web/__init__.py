@@ -14,8 +14,8 @@ from werkzeug.exceptions import HTTPException
 from companion.assets import asset_dir
 from companion.config import Config
 from companion.odds.service import TurnWarmer
-from companion.pin import TablePin
-from companion.session import Table
+from companion.table.pin import TablePin
+from companion.table.session import Table
 from companion.web.guard import install as install_guard
 from companion.web.hub import Hub
 from companion.web.language import install as install_language

@@ -17,10 +17,10 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, stream_
 
 from companion.games.base import MalformedAction, RuleViolation
 from companion.games.messages import Msg, msg, raw
-from companion.journal import JournalUnavailable
-from companion.pin import PinError, TablePin
-from companion.record import RecordError, loads, summary_line
-from companion.session import Table
+from companion.store.journal import JournalUnavailable
+from companion.store.record import RecordError, loads, summary_line
+from companion.table.pin import PinError, TablePin
+from companion.table.session import Table
 from companion.web.guard import refused_pin
 from companion.web.hub import Hub, TooManyStreams
 from companion.web.language import bundle, localize_response, request_language
@@ -269,7 +269,7 @@ def export_game(game_id: int) -> Any:
 @api.get("/games/<int:game_id>/stats")
 def game_stats(game_id: int) -> Any:
     """The end-of-game statistics (only once the game is over: they would give away hidden money)."""
-    from companion.stats import game_stats as stats_of
+    from companion.store.stats import game_stats as stats_of
 
     if table().journal.game(game_id) is None:
         raise ApiError(404, msg("There is no game number {game}.", game=game_id))
@@ -423,7 +423,7 @@ def calibration() -> Any:
 def start_calibration() -> Any:
     """Start teaching the reader the table's dice: ``{"faces": [1, 2, 3, 4, 5, "worm"], "count": 8}``,
     both optional (plain dice 1-6; any number of dice)."""
-    from companion.calibration import PLAIN, DiceSet
+    from companion.table.calibration import PLAIN, DiceSet
 
     rig = devices()
     data = body()

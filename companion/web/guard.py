@@ -23,12 +23,12 @@ from flask import Flask, g, request
 from flask_limiter import Limiter
 from limits.storage import MemoryStorage
 
-from companion.atomic_file import replace_file
+from companion.store.atomic_file import replace_file
+from companion.table.pin import UNLOCK_FILE
 
-log = logging.getLogger("companion.pin")
+log = logging.getLogger("companion.table.pin")
 
 LIMITS = "5 per minute; 15 per hour; 30 per day"
-UNLOCK_FILE = "pin-unlock"
 LOCKOUTS_FILE = "pin-lockouts.json"
 
 
@@ -92,13 +92,6 @@ class KeptStorage(MemoryStorage):
 
 def client() -> str:
     return request.remote_addr or "unknown"
-
-
-def request_unlock(data_dir: str | Path) -> Path:
-    """Ask the running companion to lift every PIN lockout (console and buttons)."""
-    path = Path(data_dir) / UNLOCK_FILE
-    path.write_text("unlock\n")
-    return path
 
 
 def refused_pin() -> None:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.games import get_rules
-from companion.journal import GameRow
-from companion.record import Timeline
+from companion.store.journal import GameRow
+from companion.store.record import Timeline
 
 MAX_POINTS = 400  # the chart needs no more; a long game is thinned evenly
 

@@ -14,9 +14,9 @@ from live import serve  # type: ignore[import-not-found]
 from playwright_driver import APT_HINT, driver_problem, hint  # type: ignore[import-not-found]
 
 from companion.config import Config, ServerConfig, StoreConfig
-from companion.journal import Journal
-from companion.rig import Rig
-from companion.session import Table
+from companion.store.journal import Journal
+from companion.table.rig import Rig
+from companion.table.session import Table
 from companion.web import create_app
 
 PIN = "4321"

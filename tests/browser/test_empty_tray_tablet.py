@@ -20,12 +20,12 @@ import pytest
 from live import serve  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
-from companion.calibration import PLAIN, DiceSet
 from companion.config import Config, ServerConfig, StoreConfig
 from companion.i18n.render import localize
-from companion.journal import Journal
-from companion.rig import Rig
-from companion.session import Table
+from companion.store.journal import Journal
+from companion.table.calibration import PLAIN, DiceSet
+from companion.table.rig import Rig
+from companion.table.session import Table
 from companion.vision.render import RenderDie
 from companion.web import create_app
 

@@ -25,7 +25,7 @@ from play import (  # type: ignore[import-not-found]
 )
 from playwright.sync_api import expect
 
-from companion.session import Table
+from companion.table.session import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 expect.set_options(timeout=20_000)

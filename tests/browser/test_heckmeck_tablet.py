@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.session import Table
-from companion.simulate import simulated_lines
+from companion.table.session import Table
+from companion.table.simulate import simulated_lines
 
 pytestmark = pytest.mark.browser
 PIN = "4321"

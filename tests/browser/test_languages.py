@@ -23,8 +23,8 @@ from playwright.sync_api import expect
 
 from companion.i18n.catalogs import entries, read_catalog
 from companion.i18n.render import localize
-from companion.session import Table
-from companion.simulate import random_input
+from companion.table.session import Table
+from companion.table.simulate import random_input
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

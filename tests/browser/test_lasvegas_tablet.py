@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.i18n.render import localize
-from companion.session import Table
+from companion.table.session import Table
 
 pytestmark = pytest.mark.browser
 

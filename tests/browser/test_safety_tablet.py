@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.session import Table
+from companion.table.session import Table
 
 pytestmark = pytest.mark.browser
 PIN = "4321"

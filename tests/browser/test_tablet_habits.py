@@ -9,7 +9,7 @@ import pytest
 from play import FITS_JS, axe_problems, start_game, unlock  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
-from companion.session import Table
+from companion.table.session import Table
 
 pytestmark = pytest.mark.browser
 

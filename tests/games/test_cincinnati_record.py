@@ -7,10 +7,10 @@ import random
 from pathlib import Path
 
 from companion.i18n.render import localize
-from companion.journal import Journal
-from companion.record import replay_file, replay_lines
-from companion.session import COMPANION_DEVICE, Table
-from companion.simulate import simulated_lines
+from companion.store.journal import Journal
+from companion.store.record import replay_file, replay_lines
+from companion.table.session import COMPANION_DEVICE, Table
+from companion.table.simulate import simulated_lines
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "seeds/examples/cincinnati-4-players.jsonl"

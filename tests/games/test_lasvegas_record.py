@@ -9,7 +9,7 @@ import pytest
 
 from companion.games.lasvegas.banknotes import TOTAL
 from companion.games.lasvegas.simulate import record
-from companion.record import replay_file
+from companion.store.record import replay_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "seeds" / "examples"
 RECORDS = {

@@ -11,7 +11,7 @@ import pytest
 from companion.games import get_rules
 from companion.odds import heckmeck
 from companion.odds.service import table_odds
-from companion.simulate import random_input
+from companion.table.simulate import random_input
 
 GAMES = [
     ("heckmeck", ["A", "B", "C"], {}, 120),

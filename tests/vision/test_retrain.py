@@ -169,13 +169,13 @@ def test_a_declined_or_forgotten_retraining_leaves_no_model(tmp_path):
 
 
 def test_the_daemon_never_loads_torch():
-    code = ("import sys, companion.daemon, companion.rig, companion.vision.retrain_job, companion.vision.reader;"
+    code = ("import sys, companion.daemon, companion.table.rig, companion.vision.retrain_job, companion.vision.reader;"
             "sys.exit('torch' in sys.modules)")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 
 
 def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table, config, tmp_path, monkeypatch):
-    from companion.rig import MODEL_FILE, Rig, camera_problems
+    from companion.table.rig import MODEL_FILE, Rig, camera_problems
     from companion.vision import retrain_job
 
     monkeypatch.setattr(retrain_job, "can_retrain", lambda: True)  # the rig's wiring, whether or not torch is here

@@ -4,7 +4,7 @@ A damaged journal is never played on (that would silently shorten it) and never 
 its files is kept under ``damaged/``, the companion serves the tablet in safe mode with a banner that
 offers the newest good backup, and restoring (from the tablet or ``companion journal recover``) first
 moves the damaged files aside, untouched, then puts the backup in their place, and carries over from
-a copy of the damaged files every entry they still hold beyond the backup (companion.salvage).
+a copy of the damaged files every entry they still hold beyond the backup (companion.store.salvage).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.backups import FOLDER, describe, newest_good, newest_ids
-from companion.integrity import Verdict, copy_of, inspect, journal_files
-from companion.journal import Journal, JournalUnavailable, high_water_path, write_high_water
-from companion.salvage import Salvage, salvage
+from companion.store.backups import FOLDER, describe, newest_good, newest_ids
+from companion.store.integrity import Verdict, copy_of, inspect, journal_files
+from companion.store.journal import Journal, JournalUnavailable, high_water_path, write_high_water
+from companion.store.salvage import Salvage, salvage
 
-log = logging.getLogger("companion.recovery")
+log = logging.getLogger("companion.store.recovery")
 DAMAGED = "damaged"
 
 
@@ -132,7 +132,7 @@ class Restored:
 
 def restore(path: Path, source: Path | None, *, salvage_damaged: bool = True) -> Restored:
     """Put ``source`` (a backup; None: an empty journal) where the journal is, after moving the current
-    files aside, then carry over what the damaged files still hold beyond it (companion.salvage)."""
+    files aside, then carry over what the damaged files still hold beyond it (companion.store.salvage)."""
     if source is not None:
         checked = inspect(source)
         if not checked.ok:

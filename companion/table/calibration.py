@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.dice_view import DiceView
 from companion.games.base import Face, MalformedAction, RuleViolation, face_word
 from companion.games.messages import Msg, msg, nmsg
+from companion.table.dice_view import DiceView
 
 PLAIN: tuple[Face, ...] = (1, 2, 3, 4, 5, 6)
 HECKMECK: tuple[Face, ...] = (1, 2, 3, 4, 5, "worm")

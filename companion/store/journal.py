@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.record import Header, parse_many
+from companion.store.record import Header, parse_many
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -279,7 +279,7 @@ class Journal:
         *,
         current: int | None = None,
     ) -> None:
-        """What :mod:`companion.salvage` read from a damaged journal, in one transaction: ``games``
+        """What :mod:`companion.store.salvage` read from a damaged journal, in one transaction: ``games``
         (id, game, header, created) under their own ids, ``entries`` (game id, text) each numbered after
         its game's last, ``marks`` (game id, finished, summary) as replayed, a few ``meta`` values, and
         the open game (``current``, if it is one of this journal's games)."""

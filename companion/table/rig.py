@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.calibration import Calibration, DiceSet
 from companion.config import Config
-from companion.dice_view import DiceView
-from companion.empty_reference import EMPTY_FILE, FRAMES, EmptyReference, check_empty
 from companion.games.base import RuleViolation
 from companion.games.messages import Msg, msg, nmsg
-from companion.session import Table
+from companion.table.calibration import Calibration, DiceSet
+from companion.table.dice_view import DiceView
+from companion.table.empty_reference import EMPTY_FILE, FRAMES, EmptyReference, check_empty
+from companion.table.session import Table
 
 log = logging.getLogger(__name__)
 
@@ -132,8 +132,8 @@ class Rig:
         if source == "none":
             self.parts["camera"] = "none (manual entry)"
             return
+        from companion.table.watcher import CameraWatcher
         from companion.vision.profile_store import TableProfile
-        from companion.watcher import CameraWatcher
 
         # The table's own dice, learnt from the rolls it confirms (see ``_learn``).
         self.profile = TableProfile(self.profile_path)
@@ -237,7 +237,7 @@ class Rig:
         elif name == "reread":
             if kind == "long":
                 # someone at the table lifts every PIN lockout (a tablet that guessed wrong too often)
-                from companion.web.guard import request_unlock
+                from companion.table.pin import request_unlock
 
                 request_unlock(self.config.store.data_dir)
                 self.table.set_status("notice", {"text": "PIN lockouts lifted.", "at": time.time()})

@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _path(args: argparse.Namespace) -> Path:
     from companion.config import load
-    from companion.empty_reference import EMPTY_FILE
+    from companion.table.empty_reference import EMPTY_FILE
 
     data = str(args.data) if args.data else load(args.config).store.data_dir
     return Path(data) / EMPTY_FILE
@@ -54,8 +54,8 @@ def _capture(args: argparse.Namespace) -> int:
     if args.url:
         return _capture_running(args.url, args.pin)
     from companion.config import ConfigError
-    from companion.empty_reference import FRAMES, EmptyReference, check_empty
     from companion.games.base import RuleViolation
+    from companion.table.empty_reference import FRAMES, EmptyReference, check_empty
     from companion.vision.profile_store import TableProfile
     from companion.vision.reader import DiceReader
 
@@ -84,7 +84,7 @@ def _photos(paths: list[str]) -> list[Any]:
 
 def _camera_frames(args: argparse.Namespace, n: int) -> list[Any]:
     from companion.config import load
-    from companion.rig import open_camera
+    from companion.table.rig import open_camera
 
     settings = load(args.config).camera
     if str(settings.get("source", "auto")) == "none":
@@ -129,7 +129,7 @@ def _capture_running(url: str, pin: str | None) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.empty_reference import EmptyReference
+    from companion.table.empty_reference import EmptyReference
 
     try:
         ref = EmptyReference(_path(args))
@@ -149,7 +149,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _forget(args: argparse.Namespace) -> int:
     from companion.config import ConfigError
-    from companion.empty_reference import EmptyReference
+    from companion.table.empty_reference import EmptyReference
 
     try:
         ref = EmptyReference(_path(args))

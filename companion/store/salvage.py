@@ -26,9 +26,9 @@ from typing import Any
 
 from companion.games import get_rules
 from companion.games.base import RuleViolation
-from companion.integrity import copy_of
-from companion.journal import Journal
-from companion.record import Header, Timeline, check_entry
+from companion.store.integrity import copy_of
+from companion.store.journal import Journal
+from companion.store.record import Header, Timeline, check_entry
 
 
 @dataclass

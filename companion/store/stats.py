@@ -1,6 +1,6 @@
 """End-of-game statistics: the story of a game told from its replay and the journal's timestamps.
 
-Everything comes from the effective steps of a game's timeline (``companion.record.Timeline``;
+Everything comes from the effective steps of a game's timeline (``companion.store.record.Timeline``;
 undone inputs do not count): the states give the scores after every input, the events give the dice
 each player threw, and each journal entry's ``at`` gives the time. The result is plain JSON (numbers,
 seats, ids); the page words it.

@@ -15,10 +15,10 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.integrity import inspect
-from companion.journal import Journal
+from companion.store.integrity import inspect
+from companion.store.journal import Journal
 
-log = logging.getLogger("companion.backups")
+log = logging.getLogger("companion.store.backups")
 FOLDER = "backups"
 NAME = re.compile(r"^journal-(\d{8}T\d{6}\d*Z)-g(\d+)-e(\d+)\.sqlite3$")
 

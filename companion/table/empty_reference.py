@@ -24,9 +24,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.atomic_file import remove_file, replace_file
 from companion.games.base import RuleViolation
 from companion.games.messages import msg, nmsg
+from companion.store.atomic_file import remove_file, replace_file
 from companion.vision.empty_tray import EmptyTray
 
 log = logging.getLogger(__name__)

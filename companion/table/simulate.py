@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from companion.games import get_rules
-from companion.record import Header
+from companion.store.record import Header
 
 
 def random_input(game: str, rules: Any, state: Any, rng: random.Random) -> Any:

@@ -18,8 +18,17 @@ from typing import Any
 from companion.games import game_names, get_rules
 from companion.games.base import Awaiting, Event, MalformedAction, RuleViolation
 from companion.games.messages import Msg, msg, raw
-from companion.journal import Journal
-from companion.record import Header, RecordError, Timeline, check_entry, describe, is_summary, read_lines, reason_of
+from companion.store.journal import Journal
+from companion.store.record import (
+    Header,
+    RecordError,
+    Timeline,
+    check_entry,
+    describe,
+    is_summary,
+    read_lines,
+    reason_of,
+)
 
 LOG_LENGTH = 40
 COMPANION_DEVICE = "companion:virtual-deck"
@@ -295,7 +304,7 @@ class Table:
 
     def _supply(self) -> None:
         """Enter the inputs the rules ask the companion itself to supply (a virtual deck's draws)."""
-        from companion.simulate import random_input
+        from companion.table.simulate import random_input
 
         for _ in range(1000):  # a bound, in case a game ever asked for itself forever
             awaiting = self.awaiting()

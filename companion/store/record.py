@@ -258,13 +258,13 @@ def summary_line(timeline: Timeline) -> str | None:
     """The closing line of a finished game's export: its end-of-game statistics (None while it is on)."""
     if timeline.rules.outcome(timeline.state) is None:
         return None
-    from companion.stats import game_stats
+    from companion.store.stats import game_stats
 
     return json.dumps({"type": SUMMARY, "stats": game_stats(timeline)}, separators=(",", ":"))
 
 
 def final_view(timeline: Timeline) -> dict[str, Any]:
-    from companion.stats import game_stats
+    from companion.store.stats import game_stats
 
     rules, state = timeline.rules, timeline.state
     outcome = rules.outcome(state)

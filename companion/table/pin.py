@@ -12,10 +12,11 @@ import json
 import secrets
 from pathlib import Path
 
-from companion.atomic_file import replace_file
+from companion.store.atomic_file import replace_file
 
 DEFAULT = "1234"
 FILE = "table-pin.json"
+UNLOCK_FILE = "pin-unlock"
 WEAK = {DEFAULT, "0000", "1111", "12345", "123456", "4321"}
 
 
@@ -72,3 +73,11 @@ class TablePin:
             text = json.dumps({"salt": salt.hex(), "hash": digest.hex()})
             replace_file(self.path, lambda tmp: tmp.write_text(text))
         self._salt, self._digest, self.changed, self._right = salt, digest, True, None
+
+
+def request_unlock(data_dir: str | Path) -> Path:
+    """Ask the running companion to lift every PIN lockout (console and buttons): a file in the data
+    folder that the web's guard picks up at the next request."""
+    path = Path(data_dir) / UNLOCK_FILE
+    path.write_text("unlock\n")
+    return path

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion.journal import SCHEMA_VERSION, read_high_water
-from companion.record import Header, check_entry
+from companion.store.journal import SCHEMA_VERSION, read_high_water
+from companion.store.record import Header, check_entry
 
 SIDE_FILES = ("-wal", "-shm")
 TABLES = {"meta": {"key", "value"}, "games": {"id", "game", "header", "created", "finished", "summary"},
