@@ -85,14 +85,15 @@ def game_history(row: GameRow, entries: Sequence[Mapping[str, Any]]) -> dict[str
     turns = 0
     start = rules.scoreboard(timeline.initial)
     series.append({"step": 0, "round": _round_of(row.game, start, 0, n), "scores": scores(row.game, start)})
+    # a round's row is the score after the last step made *in* it: the step that closes a round (Las
+    # Vegas's payout, Heckmeck's last turn) already shows the next round on its board
+    rounds: dict[int, list[float]] = {series[0]["round"]: series[0]["scores"]}
     for number, step in enumerate(timeline.steps, start=1):
         turns += sum(1 for e in step.events if e.kind in ("turn_ended", "failed", "claimed", "stole", "next_turn"))
         board = rules.scoreboard(step.state)
         point = {"step": number, "round": _round_of(row.game, board, turns, n), "scores": scores(row.game, board)}
+        rounds[series[-1]["round"]] = point["scores"]
         series.append(point)
-    rounds: dict[int, list[float]] = {}
-    for sample in series:
-        rounds[sample["round"]] = sample["scores"]
     if len(series) > MAX_POINTS:
         every = len(series) / MAX_POINTS
         series = [series[int(i * every)] for i in range(MAX_POINTS)] + [series[-1]]
