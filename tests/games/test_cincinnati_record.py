@@ -73,3 +73,26 @@ def test_the_camera_reading_goes_to_the_first_player_awaited(journal: Journal) -
     board = table.view()["game"]["scoreboard"]
     assert board["players"][first]["dice"] == [1, 2, 3, 3, 3]
     assert first not in table.view()["game"]["awaiting"]["players"]
+
+
+def test_the_clearing_summary_names_the_round_it_was_cleared_in() -> None:
+    """Issue 54: the page titled round 1's clearing "Round 2", since its results stay on show after the
+    round has moved on. The view names the clearing's own round, checked over three whole games."""
+    from companion.games import get_rules
+
+    rules = get_rules("cincinnati")
+    for seed in (1, 2, 3):
+        lines = list(simulated_lines("cincinnati", ["Ann", "Bob", "Cy", "Di"], seed=seed))
+        state = rules.setup(("Ann", "Bob", "Cy", "Di"), json.loads(lines[0]).get("options", {}))
+        cleared_in, carried_over = None, 0
+        for line in lines[1:]:
+            before = rules.scoreboard(state)["round"]
+            state, events = rules.apply(state, rules.action_from_json(json.loads(line)["action"]))
+            if any(e.kind in ("cleared", "not_cleared") for e in events):
+                cleared_in = before
+            board = rules.scoreboard(state)
+            if board["cleared"]:
+                assert board["cleared_round"] == cleared_in
+                carried_over += board["round"] != cleared_in
+        assert cleared_in == 12
+        assert carried_over > 0, "the results were on show into the next round"

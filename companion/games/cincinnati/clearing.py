@@ -37,7 +37,7 @@ def clear_tables(state: CincinnatiState, events: list[Event]) -> tuple[Cincinnat
                     cards=cards,
                 )
             events.append(Event("not_cleared", text, {"table": table, "players": at_table}))
-            state = _note(state, Clearing(table, tuple(at_table), None, state.on_tables[index], text))
+            state = _note(state, Clearing(table, tuple(at_table), None, state.on_tables[index], text, state.round))
             state = evolve(state, clearing=index + 1)
             continue
         best = max(table_key(table, state.players[s].dice) for s in fit)
@@ -111,7 +111,7 @@ def award(state: CincinnatiState, winner: int, events: list[Event]) -> Cincinnat
     events.append(Event("cleared", text, data))
     at_table = tuple(s for s in state.seats if state.players[s].table == table)
     state = evolve(state, on_tables=on_tables, discard=discard, supply=supply, clearing=index + 1, duel=None)
-    return _note(state, Clearing(table, at_table, winner, cards, text))
+    return _note(state, Clearing(table, at_table, winner, cards, text, state.round))
 
 
 def _note(state: CincinnatiState, result: Clearing) -> CincinnatiState:

@@ -88,6 +88,7 @@ class Clearing:
     winner: int | None
     cards: tuple[Card, ...]
     text: Msg
+    round: int = 0  # the round it belongs to: its results stay on show into the next round
 
 
 @dataclass(frozen=True)

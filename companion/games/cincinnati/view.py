@@ -35,6 +35,7 @@ def scoreboard(state: CincinnatiState, prompt: Msg, outcome: Outcome | None) -> 
         },
         "discard": len(state.discard),
         "cleared": [_clearing_json(c) for c in state.cleared],
+        "cleared_round": state.cleared[0].round if state.cleared else None,
         "duel": None if state.duel is None else _duel_json(state, state.duel),
         "duel_queue": list(state.duel_queue),
         "outcome": None if outcome is None else outcome.to_json(),

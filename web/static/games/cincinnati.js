@@ -48,8 +48,8 @@
       if (!sb.cleared || !sb.cleared.length) return null;
       const h = window.h;
       return {
-        key: `cleared:${sb.round}:${sb.cleared.length}`,
-        title: _("Round {n}: what each table paid", { n: sb.round }),
+        key: `cleared:${sb.cleared_round}:${sb.cleared.length}`,
+        title: _("Round {n}: what each table paid", { n: sb.cleared_round }),
         build: () => sb.cleared.map((c) => h("div", "summary-line", c.text)),
       };
     },
