@@ -91,9 +91,9 @@ def game_history(row: GameRow, entries: Sequence[Mapping[str, Any]]) -> dict[str
     for number, step in enumerate(timeline.steps, start=1):
         turns += sum(1 for e in step.events if e.kind in ("turn_ended", "failed", "claimed", "stole", "next_turn"))
         board = rules.scoreboard(step.state)
-        point = {"step": number, "round": _round_of(row.game, board, turns, n), "scores": scores(row.game, board)}
-        rounds[series[-1]["round"]] = point["scores"]
-        series.append(point)
+        after = scores(row.game, board)
+        rounds[series[-1]["round"]] = after
+        series.append({"step": number, "round": _round_of(row.game, board, turns, n), "scores": after})
     if len(series) > MAX_POINTS:
         every = len(series) / MAX_POINTS
         series = [series[int(i * every)] for i in range(MAX_POINTS)] + [series[-1]]
