@@ -1,6 +1,6 @@
 """The JSON API described in OpenAPI 3.0: served at /api/openapi.json, fuzzed by the harness.
 
-Kept beside the routes it describes (companion/web/api.py); tests/test_openapi.py checks that every
+Kept beside the routes it describes (companion/web/api/); tests/test_openapi.py checks that every
 route is described and nothing more. The event stream is described but never fuzzed (it never ends).
 """
 

@@ -1,0 +1,70 @@
+"""What every API route reads: the app's table, PIN and devices, who sent the request, its JSON body,
+and whether it carries the table PIN."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import current_app, request
+
+from companion.games.messages import msg
+from companion.store.record import loads
+from companion.table.pin import TablePin
+from companion.table.session import Table
+from companion.web.api.errors import ApiError
+from companion.web.guard import refused_pin
+
+
+def ctx() -> dict[str, Any]:
+    extensions: dict[str, Any] = current_app.extensions["companion"]
+    return extensions
+
+
+def table() -> Table:
+    t: Table = ctx()["table"]
+    return t
+
+
+def device() -> str:
+    """Who sent this request: the tablet's own id (kept in its browser), else its address."""
+    name = request.headers.get("X-Device", "").strip()[:40]
+    return f"tablet:{name}" if name else f"web:{request.remote_addr}"
+
+
+def pin() -> TablePin:
+    p: TablePin = ctx()["pin"]
+    return p
+
+
+def devices() -> Any:
+    """The daemon's camera and buttons (404 when the companion has none)."""
+    rig = ctx()["devices"]
+    if rig is None:
+        raise ApiError(404, msg("No camera or buttons are attached to this companion."))
+    return rig
+
+
+def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = request.headers.get("X-Table-Pin", "")
+        if not given:
+            raise ApiError(403, msg("Enter the table PIN to change the game."))
+        if not pin().matches(given):
+            refused_pin()
+            raise ApiError(403, msg("That PIN is not this table's PIN."))
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def body() -> dict[str, Any]:
+    try:
+        data = loads(request.get_data(as_text=True))
+    except ValueError as exc:
+        raise ApiError(400, f"The request needs a JSON object body; this one is {exc}.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, msg("The request needs a JSON object body."))
+    return data
