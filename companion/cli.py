@@ -44,12 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--option", action="append", default=[], metavar="KEY=JSON", help="a game option")
     simulate.set_defaults(func=_simulate)
 
-    pin = sub.add_parser("pin", help="the table PIN: lift the lockouts of a running companion")
+    pin = sub.add_parser("pin", help="the table PIN: lift the lockouts, or set a new PIN")
     pin_sub = pin.add_subparsers(dest="pin_command", required=True)
     unlock = pin_sub.add_parser("unlock", help="let every device try the PIN again (after too many wrong ones)")
-    unlock.add_argument("--config", help="companion.toml (default: built-in defaults)")
-    unlock.add_argument("--data", help="the companion's data folder (default from config)")
+    pin_set = pin_sub.add_parser(
+        "set", help="set a new table PIN (no old one needed; also mends a damaged PIN file); read from stdin"
+    )
+    for p in (unlock, pin_set):
+        p.add_argument("--config", help="companion.toml (default: built-in defaults)")
+        p.add_argument("--data", help="the companion's data folder (default from config)")
     unlock.set_defaults(func=_pin_unlock)
+    pin_set.set_defaults(func=_pin_set)
 
     journal = sub.add_parser("journal", help="check the journal, or restore a backup of it (companion stopped)")
     journal_sub = journal.add_subparsers(dest="journal_command", required=True)
@@ -117,7 +122,19 @@ def _pin_unlock(args: argparse.Namespace) -> int:
     except (ConfigError, OSError) as exc:
         print(f"companion pin unlock: {exc}", file=sys.stderr)
         return 2
-    print(f"asked the companion to lift every PIN lockout ({path}); the next request from a tablet applies it")
+    print(f"asked the companion to lift every PIN lockout ({path}); the next PIN a tablet sends applies it")
+    return 0
+
+
+def _pin_set(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError
+    from companion.table.pin_console import set_pin
+
+    try:
+        print(set_pin(Path(_data_dir(args)), sys.stdin))
+    except (ConfigError, OSError, ValueError) as exc:
+        print(f"companion pin set: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

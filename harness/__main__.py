@@ -17,7 +17,7 @@ SHORT = {
     "corrupt": {"long": False},
     "fuzz": {"requests": 200},
     "records": {"examples": 150},
-    "pin": {"guesses": 200, "burst_s": 1.0},
+    "pin": {"guesses": 200, "burst_s": 1.0, "addresses": 16},
     "tablets": {"tablets": 20, "inputs": 60},
     "disk": {"stall_s": 2.0, "inputs": 10},
 }
@@ -26,7 +26,7 @@ LONG = {
     "corrupt": {"long": True},
     "fuzz": {"requests": 20000},
     "records": {"examples": 5000},
-    "pin": {"guesses": 10000, "burst_s": 5.0},
+    "pin": {"guesses": 10000, "burst_s": 60.0, "addresses": 64},
     "tablets": {"tablets": 200, "inputs": 1200},
     "disk": {"stall_s": 10.0, "inputs": 20},
 }

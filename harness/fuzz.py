@@ -34,9 +34,16 @@ def build(folder: Path) -> tuple[Any, Any, Any]:
     config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(folder)), mock=True)
     table = Table(Journal(folder / "companion.sqlite3"), rng=random.Random(0))
     rig = Rig(table, config, mock=True, seed=1)
-    app = create_app(table, config=config, devices=rig)
-    app.extensions["limiter"].enabled = False  # the PIN limiter is the brute-force part's business
+    app = create_app(table, config=config, devices=rig, access=unlimited())
     return app, table, rig
+
+
+def unlimited() -> Any:
+    """The harness's PIN with no budget of wrong guesses: the budget is the brute-force part's business."""
+    from companion.table.access import TableAccess
+    from companion.table.pin_budget import GuessBudget
+
+    return TableAccess(PIN, None, budget=GuessBudget(None, client_windows=(), table_windows=()))
 
 
 def fingerprint(case: Any) -> str:
@@ -58,8 +65,6 @@ def run(requests: int = 400, seed: int = 0, max_rounds: int = 30) -> dict[str, A
     from hypothesis import seed as hypothesis_seed
     from hypothesis.errors import Unsatisfiable
     from schemathesis import GenerationMode
-
-    from companion.table.pin import TablePin
 
     logging.getLogger("companion.table.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
     rng = random.Random(seed)
@@ -100,7 +105,7 @@ def run(requests: int = 400, seed: int = 0, max_rounds: int = 30) -> dict[str, A
                 else:
                     totals["accepted"] += 1
                     if case.path == "/api/pin/change":  # keep fuzzing with the PIN we know
-                        app.extensions["companion"]["pin"] = TablePin(PIN)
+                        app.extensions["companion"]["access"] = unlimited()
                 if table.game_id is None or rng.random() < 0.002:
                     table.new_game("heckmeck", ["Ann", "Bob"])  # now and then a fresh game to play on
                 if key in seen:

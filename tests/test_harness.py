@@ -44,12 +44,16 @@ def test_importer_and_replay_take_any_bytes() -> None:
     assert result["failures"] == 0 and result["imported"] > 0 and result["import_refused"] > 0
 
 
-def test_pin_guessing_is_slowed_to_days() -> None:
+def test_pin_guessing_from_many_addresses_over_every_route_is_slowed_past_a_year() -> None:
     from harness import bruteforce
 
     result = bruteforce.run(**SHORT["pin"])  # type: ignore[arg-type]
-    assert result["burst"]["checked"] <= 5 < result["burst"]["sent"]
-    assert result["virtual_days_for_all"] >= 6  # 200 guesses at 30 a day: the last comes on the seventh day
+    burst = result["burst"]
+    assert burst["routes"] == 21 and burst["addresses"] == SHORT["pin"]["addresses"]
+    assert burst["checked"] <= 25 < burst["sent"]  # one budget for the table, whatever the route and address
+    assert burst["at_once_one_address"] == 5 and burst["at_once_60_addresses"] == 25
+    assert result["virtual_days_for_all"] >= 7  # 200 guesses at 25 a day: the last comes on the eighth day
+    assert result["extrapolated_days_for_10000"] > 365
 
 
 def test_many_tablets_all_get_every_input() -> None:

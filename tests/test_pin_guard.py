@@ -66,8 +66,8 @@ def test_a_restart_does_not_lift_a_lockout(table: Table, config: Config) -> None
     assert guess(create_app(table, config=config).test_client(), PIN) == 200  # the unlock is kept too
 
 
-def test_an_unreadable_lockout_file_does_not_stop_the_start(table: Table, config: Config) -> None:
-    (Path(config.store.data_dir) / "pin-lockouts.json").write_text("{not json")
+def test_an_unreadable_guess_log_does_not_stop_the_start(table: Table, config: Config) -> None:
+    (Path(config.store.data_dir) / "pin-guesses.log").write_bytes(b"{not a log\n\xff\xfe\x00\n")
     assert guess(create_app(table, config=config).test_client(), PIN) == 200
 
 

@@ -14,9 +14,8 @@ from werkzeug.exceptions import HTTPException
 from companion.assets import asset_dir
 from companion.config import Config
 from companion.odds.service import TurnWarmer
-from companion.table.pin import TablePin
+from companion.table.access import TableAccess
 from companion.table.session import Table
-from companion.web.guard import install as install_guard
 from companion.web.hub import Hub
 from companion.web.language import install as install_language
 
@@ -54,9 +53,19 @@ def host_allowed(host: str, allowed: set[str]) -> bool:
         return host in allowed
 
 
-def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = None, devices: Any = None) -> Flask:
-    """Build the app around one table. ``devices`` is the daemon's camera-and-buttons rig (or None)."""
+def create_app(
+    table: Table,
+    *,
+    config: Config | None = None,
+    hub: Hub | None = None,
+    devices: Any = None,
+    access: TableAccess | None = None,
+) -> Flask:
+    """Build the app around one table. ``devices`` is the daemon's camera-and-buttons rig (or None);
+    ``access`` the table's PIN, budget of wrong guesses and sessions (by default from the config, kept
+    in the data folder)."""
     from companion.web.api import api
+    from companion.web.api.guard import show_damage
     from companion.web.pages import pages
 
     config = config or Config()
@@ -71,9 +80,9 @@ def create_app(table: Table, *, config: Config | None = None, hub: Hub | None = 
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish)
     table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
-    table_pin = TablePin(config.server.pin, Path(config.store.data_dir))
-    app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices, "pin": table_pin}
-    app.extensions["limiter"] = install_guard(app, api, config.store.data_dir)
+    access = access or TableAccess(config.server.pin, Path(config.store.data_dir))
+    show_damage(access.pin.damage, table)
+    app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices, "access": access}
     app.register_blueprint(api)
     app.register_blueprint(pages)
     install_language(app)  # templates' _() and ngettext() in each page's language (companion/web/language.py)

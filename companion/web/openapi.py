@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-PIN_HEADER = {"name": "X-Table-Pin", "in": "header", "required": True, "schema": {"type": "string"}}
+# A change carries the table PIN or a session (what POST /api/pin answers a right PIN with).
+PIN_HEADER = {
+    "name": "X-Table-Pin", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "the table PIN (each wrong one spends the client's and the table's budget of guesses)",
+}
+SESSION_HEADER = {
+    "name": "X-Table-Session", "in": "header", "required": False, "schema": {"type": "string"},
+    "description": "a session opened by the right PIN (POST /api/pin); ends when the PIN changes",
+}
 DEVICE_HEADER = {"name": "X-Device", "in": "header", "required": False, "schema": {"type": "string"}}
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0}}
 
@@ -37,12 +45,12 @@ def _answers(*codes: int) -> dict[str, Any]:
         200: "done",
         201: "created",
         400: "a malformed request (nothing changed)",
-        403: "no PIN or a wrong one (nothing changed)",
+        403: "no PIN or a wrong one, or a session that has ended (nothing changed)",
         404: "no such game, or no camera and buttons",
         409: "the rules refuse it now (nothing changed)",
         421: "a host name this companion does not answer to",
-        429: "too many wrong PINs from this client: wait, or unlock at the table",
-        503: "the journal cannot save now (disk full or read-only, safe mode)",
+        429: "too many wrong PINs from this client or at this table: wait (Retry-After), or unlock at the table",
+        503: "the journal cannot save now (disk full or read-only, safe mode), or the kept PIN is damaged",
     }
     error = {"application/json": {"schema": {"type": "object", "properties": {"error": {"type": "string"}}}}}
     return {
@@ -54,7 +62,7 @@ def _answers(*codes: int) -> dict[str, Any]:
 def _change(summary: str, body: dict[str, Any] | None = None, *codes: int, params: list[Any] | None = None) -> Any:
     op: dict[str, Any] = {
         "summary": summary,
-        "parameters": [PIN_HEADER, DEVICE_HEADER, *(params or [])],
+        "parameters": [PIN_HEADER, SESSION_HEADER, DEVICE_HEADER, *(params or [])],
         "responses": _answers(200, 400, 403, 404, 409, 429, 503, *codes),
     }
     if body is not None:
@@ -79,10 +87,10 @@ def spec() -> dict[str, Any]:
                 "post": _change("restore the newest good backup (safe mode)", _json(
                     {"type": "object", "properties": {"empty": {"type": "boolean"}}}, required=False))
             },
-            "/api/pin": {"post": _change("check the PIN")},
+            "/api/pin": {"post": _change("check the PIN; a right one opens a session: {ok, session}")},
             "/api/pin/change": {
                 "post": {
-                    "summary": "change the table PIN with the old one",
+                    "summary": "change the table PIN with the old one; the old PIN's sessions end: {ok, session}",
                     "requestBody": _json({
                         "type": "object", "required": ["old", "new"],
                         "properties": {"old": {"type": "string"}, "new": {"type": "string"}},

@@ -1,5 +1,5 @@
 """The tablet under the companion's content security policy, its PIN change, its lockout message and
-its restore button (issue 28)."""
+its restore button (issue 28); it keeps a session, never the PIN (issue 53)."""
 
 from __future__ import annotations
 
@@ -66,3 +66,29 @@ def test_safe_mode_offers_the_backup(page: Any, companion: tuple[str, Table]) ->
     table.set_status("recovery", {"offer": "journal-20261125T030000Z-g1-e31.sqlite3"})
     expect(page.get_by_test_id("restore")).to_be_visible()
     expect(page.locator("#banner")).to_contain_text("journal is damaged")
+
+
+def test_the_tablet_keeps_a_session_never_the_pin(page: Any, companion: tuple[str, Table]) -> None:
+    """Before: the PIN sat in localStorage and crossed the Wi-Fi with every input."""
+    base, table = companion
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    page.goto(base)
+    page.get_by_test_id("pin-button").click()
+    page.get_by_test_id("pin-input").fill(PIN)
+    page.get_by_test_id("pin-ok").click()
+    expect(page.get_by_test_id("pin-button")).to_have_text("Unlocked")
+    kept = page.evaluate("JSON.stringify([Object.entries(localStorage), Object.entries(sessionStorage)])")
+    assert PIN not in kept and "session" in kept
+    with page.expect_request("**/api/undo") as sent:
+        page.evaluate("window.callApi('/api/undo', {}, {quiet: true}).catch(() => {})")
+    headers = sent.value.headers
+    assert "x-table-pin" not in headers and len(headers.get("x-table-session", "")) >= 40
+    page.reload()  # the session outlives a reload
+    expect(page.get_by_test_id("pin-button")).to_have_text("Unlocked")
+
+
+def test_a_damaged_pin_file_shows_a_banner(page: Any, companion: tuple[str, Table]) -> None:
+    base, table = companion
+    page.goto(base)
+    table.set_status("pin", "The table's kept PIN is damaged: companion pin set")
+    expect(page.locator("#banner")).to_contain_text("companion pin set")

@@ -16,7 +16,8 @@ if (!deviceId) {
 // ---- talking to the companion ------------------------------------------------------------
 // quiet: the caller shows the error itself (next to what it is about)
 async function call(path, body, { raw = false, retry = true, method = "POST", quiet = false } = {}) {
-  const headers = { "X-Table-Pin": store.getItem("pin") || "", "X-Device": deviceId };
+  // the session the right PIN opened, never the PIN itself (see companion/table/pin_sessions.py)
+  const headers = { "X-Table-Session": store.getItem("session") || "", "X-Device": deviceId };
   if (!raw) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
     method, headers, body: raw ? body : JSON.stringify(body || {}),
@@ -93,15 +94,16 @@ function setOffline(yes) {
 function askPin(message) {
   return new Promise((resolve) => {
     const dlg = $("dlg-pin");
-    $("pin-error").textContent = store.getItem("pin") ? (message || "") : "";
+    $("pin-error").textContent = store.getItem("session") ? (message || "") : "";
     $("pin-input").value = "";
     dlg.onclose = async () => {
       if (dlg.returnValue !== "ok") return resolve(false);
-      store.setItem("pin", $("pin-input").value);
       const ok = await fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": $("pin-input").value } });
+      $("pin-input").value = "";
       updatePinButton(ok.ok);
-      if (!ok.ok) {
-        store.removeItem("pin");
+      if (ok.ok) store.setItem("session", (await ok.json()).session);
+      else {
+        store.removeItem("session");
         // too many wrong PINs from this tablet: say how to get back in, not "wrong PIN" again
         if (ok.status === 429) toast(_("Too many wrong PINs from this tablet: wait a while, or hold the reread button at the table to unlock."));
         else toast(_("That PIN is not this table's PIN."));
@@ -120,11 +122,12 @@ async function restoreBackup() {
 }
 
 async function changePin() {
-  const fresh = $("pin-new").value;
+  let done;
   try {
-    await call("/api/pin/change", { old: $("pin-old").value, new: fresh }, { retry: false });
+    done = await call("/api/pin/change", { old: $("pin-old").value, new: $("pin-new").value }, { retry: false });
   } catch (e) { return; } // the companion's reason is already shown
-  store.setItem("pin", fresh);
+  $("pin-old").value = $("pin-new").value = "";
+  store.setItem("session", done.session);  // the old PIN's sessions, this tablet's too, have ended
   updatePinButton(true);
   $("dlg-pin").close("cancel");
   toast(_("The table PIN is changed; tell the other players."));
@@ -176,7 +179,7 @@ function render(v) {
   $("devices").textContent = parts.join(" · ");
   $("devices").hidden = parts.length === 0;
   $("mock-panel").hidden = devices.buttons !== "simulated";
-  const banner = v.status.banner || v.status.reopen;
+  const banner = v.status.banner || v.status.reopen || v.status.pin;
   const notice = v.status.notice;
   if (render.noticeAt === undefined) {
     render.noticeAt = notice ? notice.at : null;  // an old notice is not news on (re)loading the page
@@ -872,9 +875,10 @@ function holdable(button, press) {
 
 document.addEventListener("DOMContentLoaded", () => {
   updatePinButton(false);
-  if (store.getItem("pin")) {
-    fetch("/api/pin", { method: "POST", headers: { "X-Table-Pin": store.getItem("pin") } })
-      .then((r) => updatePinButton(r.ok));
+  store.removeItem("pin");  // kept by an older page: the PIN itself is never kept now
+  if (store.getItem("session")) {
+    fetch("/api/pin", { method: "POST", headers: { "X-Table-Session": store.getItem("session") } })
+      .then((r) => { updatePinButton(r.ok); if (!r.ok) store.removeItem("session"); });
   }
   $("btn-pin").onclick = () => askPin("");
   $("pin-change-ok").onclick = changePin;

@@ -1,5 +1,5 @@
-"""What every API route reads: the app's table, PIN and devices, who sent the request, its JSON body,
-and whether it carries the table PIN."""
+"""What every API route reads: the app's table, its door (PIN and sessions) and devices, who sent the
+request, its JSON body, and whether it may change the game."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from flask import current_app, request
 
 from companion.games.messages import msg
 from companion.store.record import loads
-from companion.table.pin import TablePin
+from companion.table.access import TableAccess
 from companion.table.session import Table
 from companion.web.api.errors import ApiError
-from companion.web.guard import refused_pin
+from companion.web.api.guard import admit
 
 
 def ctx() -> dict[str, Any]:
@@ -33,9 +33,10 @@ def device() -> str:
     return f"tablet:{name}" if name else f"web:{request.remote_addr}"
 
 
-def pin() -> TablePin:
-    p: TablePin = ctx()["pin"]
-    return p
+def access() -> TableAccess:
+    """The table's door: its PIN, the budget of wrong guesses, the tablets' sessions."""
+    door: TableAccess = ctx()["access"]
+    return door
 
 
 def devices() -> Any:
@@ -47,14 +48,11 @@ def devices() -> Any:
 
 
 def needs_pin(view: Callable[..., Any]) -> Callable[..., Any]:
+    """The view runs for a tablet's session or the table PIN (within the budget of wrong guesses)."""
+
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        given = request.headers.get("X-Table-Pin", "")
-        if not given:
-            raise ApiError(403, msg("Enter the table PIN to change the game."))
-        if not pin().matches(given):
-            refused_pin()
-            raise ApiError(403, msg("That PIN is not this table's PIN."))
+        admit(access(), table())
         return view(*args, **kwargs)
 
     return wrapper

@@ -1,7 +1,8 @@
 """The API's errors: JSON ``{"error": ...}`` written for the players, one status per kind of refusal.
 
-400 for a malformed request, 403 for a missing or wrong PIN, 409 for a move the rules refuse now, 404
-for an unknown game, 503 when the journal cannot save. A refused request changes nothing.
+400 for a malformed request, 403 for a missing or wrong PIN, 429 while too many wrong PINs were
+given, 409 for a move the rules refuse now, 404 for an unknown game, 503 when the journal cannot
+save. A refused request changes nothing.
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ from companion.store.record import RecordError
 class ApiError(Exception):
     """A refusal with its status; the message is for the players (a catalogue message or plain text)."""
 
-    def __init__(self, status: int, message: Msg | str) -> None:
+    def __init__(self, status: int, message: Msg | str, *, headers: dict[str, str] | None = None) -> None:
         super().__init__(str(message))
         self.msg = message if isinstance(message, Msg) else raw(message)
         self.status = status
+        self.headers = headers or {}
 
 
 def api_error(exc: ApiError) -> Any:
-    return jsonify(error=exc.msg.to_json()), exc.status
+    return jsonify(error=exc.msg.to_json()), exc.status, exc.headers
 
 
 def malformed(exc: MalformedAction) -> Any:
