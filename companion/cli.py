@@ -201,7 +201,7 @@ def _check_config(args: argparse.Namespace) -> int:
     from companion.games import game_names
     from companion.hardware.debounce import ButtonTiming, ButtonTimingError
     from companion.hardware.pins import check_pins
-    from companion.table.rig import camera_problems
+    from companion.table.camera_source import camera_problems
 
     try:
         config = load(args.config)

@@ -14,8 +14,9 @@ from companion.config import Config, StoreConfig
 from companion.games.base import MalformedAction, RuleViolation
 from companion.i18n.render import localize
 from companion.table.calibration import HECKMECK, DiceSet, Progress
-from companion.table.rig import PROFILE_FILE, Rig
+from companion.table.rig import Rig
 from companion.table.session import Table
+from companion.table.table_dice import PROFILE_FILE
 from companion.vision.render import RenderDie
 
 
@@ -57,7 +58,7 @@ def test_a_roll_is_read_corrected_confirmed_and_learnt(rig: Rig, table: Table, c
     assert (status["rolls"], status["dice"], status["reading"]) == (1, 5, None)
     assert sum(status["seen"].values()) == 5 and status["seen"][str(faces[0])] >= 1
     assert status["learnt"] == 5 and status["saved"] and profile_file(config).exists()
-    labels = rig.profile.profile.labels
+    labels = rig.dice.profile.profile.labels
     assert labels[:5] == [(1, 2, 3, 4, 5, 6, "worm").index(f) for f in faces]  # the corrected face is learnt
     assert labels[5:].count(8) == 5 * 5 and set(labels[5:]) <= {7, 8}  # then windows on pips, and not dice
 
@@ -94,12 +95,12 @@ def test_a_reading_corrected_die_by_die_is_learnt_however_wrong(rig: Rig, config
     assert rig.confirm_calibration(faces) == len(faces)
     assert rig.calibration_status()["rolls"] == 1
     assert profile_file(config).exists()
-    assert rig.profile.profile.labels == [(1, 2, 3, 4, 5, 6).index(f) for f in faces]
+    assert rig.dice.profile.profile.labels == [(1, 2, 3, 4, 5, 6).index(f) for f in faces]
 
 
 def test_a_roll_with_dice_missing_is_refused(rig: Rig) -> None:
     rig.start_calibration(DiceSet(count=5))
-    rig.camera.show([RenderDie(f) for f in (1, 2, 6, 4)])  # one die fell off the tray
+    rig.devices.camera.show([RenderDie(f) for f in (1, 2, 6, 4)])  # one die fell off the tray
     rig.reread()
     assert "sees 4 dice but the set has 5" in localize(rig.calibration_status()["reading"]["note"], "en")
     with pytest.raises(RuleViolation, match="sees 4 dice"):
@@ -151,11 +152,11 @@ def test_calibration_needs_a_camera_and_starts_once(table: Table, config: Config
     rig.start_calibration(DiceSet())
     with pytest.raises(RuleViolation, match="already being taught"):
         rig.start_calibration(DiceSet())
-    rig.mock = False  # a real rig whose camera is a real one: it cannot roll by itself
+    rig.devices.mock = False  # a real rig whose camera is a real one: it cannot roll by itself
     with pytest.raises(RuleViolation, match="roll the dice into the tray"):
         rig.calibration_roll()
     rig.stop_calibration()
-    rig.camera = None
+    rig.devices.camera = None
     with pytest.raises(RuleViolation, match="No camera"):
         rig.start_calibration(DiceSet())
 
@@ -197,16 +198,16 @@ def test_the_real_camera_path_shows_settled_readings_to_the_calibration(table: T
         rig.start_calibration(DiceSet(HECKMECK, 8))
         assert not rig.calibration_status()["can_roll"]
         deadline = time.monotonic() + 20
-        while rig.watcher.source is None:
+        while rig.readings.watcher.source is None:
             assert time.monotonic() < deadline, "the camera did not open"
             time.sleep(0.02)
-        rig.watcher.source.show([RenderDie(f) for f in (1, 2, 3, 4, 5, "worm", "worm", 3)])
+        rig.readings.watcher.source.show([RenderDie(f) for f in (1, 2, 3, 4, 5, "worm", "worm", 3)])
         while rig.calibration_status()["reading"] is None:
             assert time.monotonic() < deadline, "no reading shown to the calibration"
             time.sleep(0.02)
         assert sorted(map(str, shown(rig))) == sorted(["1", "2", "3", "3", "4", "5", "worm", "worm"])
         assert table.view()["game"]["reading"] is None  # the game was not offered it
         assert rig.confirm_calibration(shown(rig)) == 8
-        assert rig.profile.profile.dice == 8 and profile_file(config).exists()
+        assert rig.dice.profile.profile.dice == 8 and profile_file(config).exists()
     finally:
         rig.close()

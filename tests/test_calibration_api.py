@@ -12,8 +12,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from companion.config import Config
-from companion.table.rig import PROFILE_FILE, Rig
+from companion.table.rig import Rig
 from companion.table.session import Table
+from companion.table.table_dice import PROFILE_FILE
 from companion.web import create_app
 
 PIN = "4321"
@@ -135,7 +136,7 @@ def test_refused_in_this_state_gets_409(client: FlaskClient, rig: Rig) -> None:
     res = client.post("/api/calibration", json={}, headers=AUTH)
     assert res.status_code == 409 and "already being taught" in res.get_json()["error"]
     assert status(client) == before
-    rig.mock = False  # a real camera cannot roll by itself
+    rig.devices.mock = False  # a real camera cannot roll by itself
     res = client.post("/api/calibration/roll", headers=AUTH)
     assert res.status_code == 409 and "roll the dice into the tray" in res.get_json()["error"]
 

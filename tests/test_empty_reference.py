@@ -66,7 +66,7 @@ def test_mock_mode_captures_the_empty_tray_and_reads_with_it(client: FlaskClient
     assert res.get_json()["empty"]["state"] == "ok"
     path = Path(config.store.data_dir) / EMPTY_FILE
     assert path.exists() and not path.with_name(EMPTY_FILE + ".tmp").exists()
-    assert mock_rig.camera.dice == []  # the simulated hands took the dice out
+    assert mock_rig.devices.camera.dice == []  # the simulated hands took the dice out
     # the calibration's rolls are read with it: the reader gets the reference on every read
     seen: list[Any] = []
     original = DiceReader.read
@@ -102,13 +102,13 @@ def test_the_reference_survives_a_restart(table: Table, config: Config) -> None:
     first = Rig(table, config, mock=True, seed=5)
     try:
         first.capture_empty()
-        image = first.reference.tray.image.copy()  # type: ignore[union-attr]
+        image = first.dice.reference.tray.image.copy()  # type: ignore[union-attr]
     finally:
         first.close()
     again = Rig(table, config, mock=True, seed=5)
     try:
         assert again.calibration_status()["empty"]["state"] == "ok"
-        assert np.array_equal(again.reference.tray.image, image)  # type: ignore[union-attr]
+        assert np.array_equal(again.dice.reference.tray.image, image)  # type: ignore[union-attr]
     finally:
         again.close()
 
@@ -119,8 +119,8 @@ def test_a_damaged_file_is_reported_not_a_crash(table: Table, config: Config) ->
     rig = Rig(table, config, mock=True, seed=5)
     try:
         assert rig.calibration_status()["empty"]["state"] == "damaged"
-        frame = rig.camera.read()
-        assert rig._read_frame(frame) is not None  # reads on without it
+        frame = rig.devices.camera.read()
+        assert rig.readings.read_frame(frame) is not None  # reads on without it
         rig.capture_empty()  # and a new capture replaces it
         assert rig.calibration_status()["empty"]["state"] == "ok"
         assert EmptyReference(path).state == "ok"
@@ -171,21 +171,21 @@ def real_rig(table: Table, tmp_path: Path) -> Iterator[Rig]:
                     store=StoreConfig(data_dir=str(tmp_path)))
     r = Rig(table, config, mock=False, seed=5)
     table.new_game("heckmeck", ["Ann", "Bob"])
-    wait_for(lambda: r.watcher.source is not None)
+    wait_for(lambda: r.readings.watcher.source is not None)
     yield r
     r.close()
 
 
 def test_real_path_refuses_dice_in_the_tray_then_captures_and_notices_a_new_light(real_rig: Rig, table: Table
                                                                                  ) -> None:
-    camera = real_rig.watcher.source
+    camera = real_rig.readings.watcher.source
     camera.show([RenderDie(f) for f in (1, 2, 3)])
     wait_for(lambda: table.view()["game"]["reading"] is not None)
     with pytest.raises(RuleViolation) as refused:
         real_rig.capture_empty()
     assert "take every die out" in english(refused.value.msg.to_json())
     assert real_rig.calibration_status()["empty"]["state"] == "none"
-    assert not real_rig.reference.path.exists()
+    assert not real_rig.dice.reference.path.exists()
 
     camera.show([])
     time.sleep(0.5)  # the empty tray settles

@@ -138,6 +138,57 @@ def test_no_module_imports_up_the_stream(downstream, upstream):
     assert offenders == [], f"{offenders} import {upstream}"
 
 
+# The rig's parts, each importing only parts before it: the façade last, the devices and what the table
+# learnt of its dice at the bottom, the worker that runs the buttons knowing the rest only as a protocol.
+RIG_PARTS = ("camera_source", "devices", "table_dice", "readings", "teaching", "controls", "rig")
+
+
+@pytest.mark.parametrize("index", range(len(RIG_PARTS) - 1))
+def test_each_part_of_the_rig_imports_only_the_parts_before_it(index):
+    part = f"companion.table.{RIG_PARTS[index]}"
+    later = [f"companion.table.{p}" for p in RIG_PARTS[index + 1:]]
+    assert [p for p in later if reaches(part, p)] == [], f"{part} reaches a later part of the rig"
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that reach each other through imports (a circle of any length)."""
+    nodes = {m: sorted(d for d in deps if d in graph and d != m) for m, deps in graph.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for dep in nodes[module]:
+            if dep not in index:
+                visit(dep)
+                low[module] = min(low[module], low[dep])
+            elif dep in stack:
+                low[module] = min(low[module], index[dep])
+        if low[module] == index[module]:
+            group = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(nodes):
+        if module not in index:
+            visit(module)
+    return sorted(found)
+
+
+def test_no_modules_import_each_other_round_a_circle():
+    assert circles(GRAPH) == []
+
+
+def test_the_circle_check_sees_a_long_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(graph) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
 def test_no_two_modules_import_each_other():
     pairs = sorted(
         (a, b) for a, deps in GRAPH.items() for b in deps if b in GRAPH and a < b and a in GRAPH.get(b, ())

@@ -63,7 +63,7 @@ def test_long_presses_are_the_way_out(rig: Rig, table: Table) -> None:
     rig.press("next", hold=1.5)  # long press on next: undo
     assert table.view()["game"]["inputs"] == 0
     assert table.view()["game"]["log"][-1]["device"] == "button:next"
-    rig.camera.show([RenderDie(4, "white")] * 8)
+    rig.devices.camera.show([RenderDie(4, "white")] * 8)
     rig.press("confirm", hold=1.5)  # long press on confirm: read the tray again
     assert [d["face"] for d in table.view()["game"]["reading"]] == [4] * 8
 
@@ -78,20 +78,20 @@ def test_a_refused_button_press_is_reported_not_raised(rig: Rig, table: Table) -
 
 def test_unplugged_camera_keeps_the_game_going(rig: Rig, table: Table) -> None:
     table.new_game("heckmeck", ["Ann", "Bob"])
-    rig.camera.unplug()
+    rig.devices.camera.unplug()
     with pytest.raises(RuleViolation, match="enter the dice on the tablet"):
         rig.simulate_roll()
     assert "failing" in table.view()["status"]["devices"]["camera"]
     table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 5, "worm", "worm"]}, device="tablet")
     table.submit({"type": "take", "face": "worm"}, device="tablet")
-    rig.camera.plug_in()
+    rig.devices.camera.plug_in()
     rig.simulate_roll()
     assert table.view()["status"]["devices"]["camera"] == "simulated"
 
 
 def test_wrong_count_reading_is_shown_but_not_confirmed(rig: Rig, table: Table) -> None:
     table.new_game("heckmeck", ["Ann", "Bob"])
-    rig.camera.show([RenderDie(2, "white")] * 7)  # one die fell off the tray
+    rig.devices.camera.show([RenderDie(2, "white")] * 7)  # one die fell off the tray
     rig.reread()
     game = table.view()["game"]
     assert "7 dice but 8" in localize(game["reading_note"], "en")
@@ -102,7 +102,7 @@ def test_wrong_count_reading_is_shown_but_not_confirmed(rig: Rig, table: Table) 
 
 def test_buttons_outside_mock_mode_cannot_be_pressed_from_the_page(table: Table, config: Config) -> None:
     r = Rig(table, config, mock=True)
-    r.mock = False
+    r.devices.mock = False
     with pytest.raises(RuleViolation, match="real"):
         r.press("confirm")
     r.close()
@@ -152,26 +152,26 @@ def test_watcher_reconnects_with_back_off_and_offers_a_settled_reading() -> None
 
 
 def test_status_lights_follow_the_table(rig: Rig, table: Table) -> None:
-    assert rig.lights.lit["ready"]
+    assert rig.devices.lights.lit["ready"]
     table.new_game("heckmeck", ["Ann", "Bob"])
-    assert rig.lights.lit == {"ready": False, "reading": True, "error": False}  # dice awaited
+    assert rig.devices.lights.lit == {"ready": False, "reading": True, "error": False}  # dice awaited
     table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 5, "worm", "worm"]}, device="t")
-    assert rig.lights.lit["ready"] and not rig.lights.lit["reading"]  # a choice: no dice awaited
-    rig.camera.unplug()
+    assert rig.devices.lights.lit["ready"] and not rig.devices.lights.lit["reading"]  # a choice: no dice awaited
+    rig.devices.camera.unplug()
     with pytest.raises(RuleViolation):
         rig.reread()
-    assert rig.lights.lit["error"]
+    assert rig.devices.lights.lit["error"]
 
 
 def test_a_chattering_button_is_reported_not_obeyed(rig: Rig, table: Table) -> None:
     table.new_game("heckmeck", ["Ann", "Bob"])
     table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 5, "worm", "worm"]}, device="t")
-    pin = rig.buttons._buttons["undo"].pin  # the mock pin behind the undo button
+    pin = rig.devices.buttons._buttons["undo"].pin  # the mock pin behind the undo button
     for _ in range(60):  # a loose wire: far more edges than a finger makes
         pin.drive_low()
         pin.drive_high()
     rig.drain()
-    assert "undo" in rig.buttons.noisy
+    assert "undo" in rig.devices.buttons.noisy
     assert localize(table.view()["status"]["notice"]["text"], "en") == "button:undo is noisy and ignored"
     assert table.view()["game"]["inputs"] == 1  # nothing was undone
     assert rig.health()["noisy_buttons"] == ["undo"]

@@ -3,11 +3,12 @@
 Games teach the reader too, but only with the faces a roll happens to show and only as fast as the
 game goes; a few calibration rolls before the first game show it every face of the table's own set.
 While it runs, the camera's readings come here instead of to the game. Each reading is shown for
-correction and confirmed once: the rig learns it into the table's profile and the progress grows.
+correction and confirmed once: it is learnt into the table's profile and the progress grows.
 A reading that cannot be learnt (dice missing, a face missing) is refused with a reason, and the
 profile and progress stay as they were.
 
-This module keeps the state and the checks; the rig owns the camera, the reader and the profile file.
+This module keeps the state and the checks; ``teaching.py`` drives it with the camera's frames and
+``table_dice.py`` keeps the profile file.
 """
 
 from __future__ import annotations

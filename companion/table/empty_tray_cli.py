@@ -84,7 +84,7 @@ def _photos(paths: list[str]) -> list[Any]:
 
 def _camera_frames(args: argparse.Namespace, n: int) -> list[Any]:
     from companion.config import load
-    from companion.table.rig import open_camera
+    from companion.table.camera_source import open_camera
 
     settings = load(args.config).camera
     if str(settings.get("source", "auto")) == "none":

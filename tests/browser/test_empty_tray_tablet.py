@@ -71,7 +71,7 @@ def test_capture_the_empty_tray_from_the_teach_dialog(page: Any, rigged: tuple[s
     expect(state).to_have_attribute("data-state", "ok")
     expect(state).to_contain_text("The reader compares every roll with the empty tray captured")
     expect(page.get_by_test_id("teach-capture")).to_have_text("Capture the empty tray again")
-    assert rig.reference.path.exists()
+    assert rig.dice.reference.path.exists()
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=f"{SHOTS}/teach-empty-1280x800.png")
@@ -85,17 +85,17 @@ def short_reading(table: Table, rig: Rig) -> None:
     marked either way: a grey circle (looked there, no die) or an amber box (a die it doubts)."""
     table.new_game("heckmeck", ["Ann", "Bob"])
     rig.capture_empty()
-    rig.camera.show([RenderDie(f) for f in (1, 2, 3, 4, 5, "worm", 2)])
-    frame = rig.camera.read()
+    rig.devices.camera.show([RenderDie(f) for f in (1, 2, 3, 4, 5, "worm", 2)])
+    frame = rig.devices.camera.read()
     cv2.circle(frame, COIN, 20, (150, 150, 160), -1, cv2.LINE_AA)
-    reading = rig._read_frame(frame)
+    reading = rig.readings.read_frame(frame)
     at_coin = [d for d in reading.dice if abs(d.center[0] - COIN[0]) < 15 and abs(d.center[1] - COIN[1]) < 15]
     if at_coin:
         assert len(reading.dice) == 8 and at_coin[0].uncertain
     else:
         assert len(reading.dice) == 7
         assert any(abs(x - COIN[0]) < 15 and abs(y - COIN[1]) < 15 for x, y, _ in reading.looked)
-    rig._offer_reading(frame, reading)
+    rig.readings.offer_reading(frame, reading)
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "ru", "de"])
@@ -131,9 +131,9 @@ def test_a_stale_empty_tray_is_said_in_the_teach_dialog(page: Any, rigged: tuple
     base, table, rig = rigged
     rig.capture_empty()
     rig.start_calibration(DiceSet(PLAIN, 5))
-    plain = rig.camera.read
-    lamp = np.linspace(0.4, 1.5, rig.camera.size[0], dtype=np.float32)[None, :, None]
-    rig.camera.read = lambda: np.clip(plain() * lamp, 0, 255).astype(np.uint8)  # type: ignore[method-assign]
+    plain = rig.devices.camera.read
+    lamp = np.linspace(0.4, 1.5, rig.devices.camera.size[0], dtype=np.float32)[None, :, None]
+    rig.devices.camera.read = lambda: np.clip(plain() * lamp, 0, 255).astype(np.uint8)  # type: ignore[method-assign]
     rig.calibration_roll()
     assert table.view()["status"]["calibration"]["empty"]["state"] == "stale"
     for width, height in ((1280, 800), (800, 1280)):

@@ -175,7 +175,9 @@ def test_the_daemon_never_loads_torch():
 
 
 def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table, config, tmp_path, monkeypatch):
-    from companion.table.rig import MODEL_FILE, Rig, camera_problems
+    from companion.table.camera_source import camera_problems
+    from companion.table.rig import Rig
+    from companion.table.table_dice import MODEL_FILE
     from companion.vision import retrain_job
 
     monkeypatch.setattr(retrain_job, "can_retrain", lambda: True)  # the rig's wiring, whether or not torch is here
@@ -183,13 +185,13 @@ def test_the_rig_reads_with_the_tables_model_and_forgets_it_with_the_dice(table,
     config.camera["retrain"] = True
     rig = Rig(table, config, mock=True, seed=5)
     try:
-        rig._table_profile()
-        assert rig._reader() is default_reader()
+        rig.dice.load()
+        assert rig.dice.reader() is default_reader()
         _copy_model(tmp_path / MODEL_FILE)
-        assert rig._reader() is not default_reader()
+        assert rig.dice.reader() is not default_reader()
         assert rig.calibration_status()["own_model"]["own_model"]
         rig.forget_dice()  # a new dice set: what was learnt from the old one goes
-        assert not (tmp_path / MODEL_FILE).exists() and rig._reader() is default_reader()
+        assert not (tmp_path / MODEL_FILE).exists() and rig.dice.reader() is default_reader()
     finally:
         rig.close()
     assert camera_problems({"retrain": "yes"}) and not camera_problems({"retrain": False})

@@ -1,0 +1,148 @@
+"""What the table has learnt of its own dice: the profile, its own network, and the empty tray.
+
+The reader reads every frame with them (``readings.py``); the rolls the table enters and the guided
+calibration add to the profile (``teaching.py``), and a new dice set at the table forgets it. Learning
+and forgetting take turns under one lock, and each forget starts a new generation: a roll entered
+before a forget is not learnt after it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.games.base import RuleViolation
+from companion.games.messages import msg
+from companion.table.dice_view import DiceView
+from companion.table.empty_reference import EMPTY_FILE, EmptyReference
+
+log = logging.getLogger(__name__)
+
+PROFILE_FILE = "dice_profile.npz"
+MODEL_FILE = "dice_model.onnx"  # the table's own network, retrained on the profile (vision/retrain_job.py)
+
+
+@dataclass(frozen=True)
+class EnteredRoll:
+    """A roll the table entered, with the camera view it was read from."""
+
+    view: DiceView
+    dice: list[Any]
+    generation: int  # the profile's generation when the roll was entered: a forgotten set is not taught
+
+
+class TableDice:
+    """The table's dice profile, its own network and its empty-tray reference, in its data folder.
+
+    With a real camera the profile is loaded from the start; in mock mode (where games read the
+    renderer's truth) only once the guided calibration or "forget" needs it (``load``)."""
+
+    def __init__(self, config: Config, *, on_change: Callable[[], None]) -> None:
+        self.config = config
+        self.profile: Any = None
+        self.profile_path = Path(config.store.data_dir) / PROFILE_FILE
+        self.table_model: Any = None  # loaded with the profile
+        # The empty tray, captured with the calibration: every reading compares the frame with it.
+        self.reference = EmptyReference(Path(config.store.data_dir) / EMPTY_FILE)
+        self.generation = 0  # counts forgets
+        self._lock = threading.RLock()  # learning (worker, calibration) and forgetting take turns
+        self._on_change = on_change  # the tablet's calibration panel shows the model's state
+
+    def load(self) -> Any:
+        """The profile (a ``TableProfile``), read from its file the first time it is needed."""
+        with self._lock:
+            if self.profile is None:
+                from companion.vision.profile_store import TableProfile
+
+                self.profile = TableProfile(self.profile_path)
+                self.table_model = self._new_table_model()
+            return self.profile
+
+    def _new_table_model(self) -> Any:
+        from companion.vision.retrain_job import TableModel
+
+        # [camera] retrain = true lets the table retrain the network on its dice (needs the 'train' extra).
+        # Off by default: on dice it never saw the table's model reads more of them right but answers more
+        # of them wrongly with confidence (docs/log/vision-rounds.md, sixteenth round).
+        enabled = None if bool(self.config.camera.get("retrain", False)) else False
+        return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled, on_change=self._on_change)
+
+    def reader(self) -> Any:
+        """The table's own network once it has one (``vision/retrain_job.py``), else the shipped one."""
+        if self.table_model is not None:
+            return self.table_model.reader()
+        from companion.vision.reader import default_reader
+
+        return default_reader()
+
+    def patches(self) -> Any:
+        """The learnt patches the reader compares dice with, or None before the profile is loaded."""
+        return self.profile.profile if self.profile is not None else None
+
+    def learn_entered(self, roll: EnteredRoll) -> None:
+        """Learn a roll the table entered (on the worker thread: the game does not wait for it)."""
+        faces = [d.get("face") if isinstance(d, dict) else d for d in roll.dice]
+        try:
+            with self._lock:
+                if roll.generation != self.generation:
+                    return  # the table forgot its dice after this roll was entered
+                learnt = self.profile.learn(self.reader(), roll.view.frame, roll.view.reading, faces)
+        except Exception:  # learning is a bonus: a full disk must not stop the game
+            log.exception("learning the table's dice failed")
+            return
+        if learnt:
+            log.info("learnt %d dice; the profile holds %d patches", learnt, len(self.profile.profile))
+            self._grown(learnt)
+
+    def learn_now(self, frame: Any, reading: Any, faces: list[Any], *, background: bool) -> int:
+        """A calibration roll, learnt at once so the tablet hears whether it was taken. Every die was
+        corrected on this very reading, so any number of corrections is learnt; ``background``: the
+        set's count was given, so every die in view is in the reading and the rest of the tray is not."""
+        with self._lock:
+            try:
+                profile = self.load()
+                learnt = int(
+                    profile.learn(self.reader(), frame, reading, faces, most_corrected=1.0, background=background)
+                )
+            except OSError as exc:
+                raise RuleViolation(
+                    msg("The dice could not be saved ({error}): free some space and confirm again.", error=str(exc))
+                ) from exc
+        if learnt:
+            self._grown(learnt)
+        return learnt
+
+    def _grown(self, learnt: int) -> None:
+        """Enough confirmed dice since the last try: retrain the network on them, in the background."""
+        if self.table_model is not None and self.table_model.learnt(self.profile_path, learnt):
+            log.info("retraining the dice network on the table's profile, in the background")
+
+    def forget(self) -> bool:
+        """A new dice set at the table: the learnt profile is deleted; True when there was one."""
+        with self._lock:
+            forgot = bool(self.load().forget())
+            self.generation += 1
+            if self.table_model is not None:
+                self.table_model.forget()
+        return forgot
+
+    def status(self) -> dict[str, Any]:
+        """What was learnt, for the tablet's calibration panel (JSON-ready)."""
+        return {
+            "learnt": None if self.profile is None else self.profile.profile.dice,
+            "saved": self.profile_path.exists(),
+            "own_model": self.table_model.status() if self.table_model is not None else None,
+            "empty": self.reference.status(),
+        }
+
+    def close(self) -> None:
+        if self.table_model is not None:
+            try:
+                self.table_model.close()
+            except Exception:
+                log.exception("closing %s failed", self.table_model)
