@@ -14,8 +14,14 @@ from pathlib import Path
 PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.table.empty_tray_cli")
 
 
+def plain(text: str | None) -> str:
+    """A docstring as ``--help`` shows it: argparse prints text as written, so reST's double backticks
+    would show."""
+    return (text or "").replace("``", "")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser = argparse.ArgumentParser(prog="companion", description=plain(__doc__))
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="start the daemon: web app, journal, camera and buttons")

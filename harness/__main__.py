@@ -44,7 +44,7 @@ MODULES = {
 def main() -> int:
     import importlib
 
-    parser = argparse.ArgumentParser(prog="python -m harness", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m harness", description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("parts", nargs="*", metavar="PART", help=f"parts to run: {', '.join(MODULES)} (default: all)")
     parser.add_argument("--long", action="store_true", help="the long mode: the figures of docs/reliability.md")
     args = parser.parse_args()

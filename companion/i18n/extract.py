@@ -72,7 +72,7 @@ def write(lang: str, catalog: Catalog) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0].replace("``", ""))  # plain in --help
     parser.add_argument("--check", action="store_true", help="report missing or extra ids; change nothing")
     args = parser.parse_args(argv)
     template = extract()
