@@ -13,12 +13,21 @@ import os
 import random
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 PIN = "4321"
+ROOT = Path(__file__).resolve().parents[2]
+DOC_SHOTS = ROOT / "docs" / "tablet"  # the pictures docs/tablet.md shows
+RUN_SHOTS = ROOT / "build" / "screenshots" / "tablet"  # git-ignored
+
+
+def shots_folder(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the whole-game tests put the phases docs/tablet.md shows: build/ on every run, so a test run
+    leaves the checkout as it was; docs/tablet/ only when ``TABLET_SHOTS_DOCS=1`` asks to refresh them."""
+    return DOC_SHOTS if environ.get("TABLET_SHOTS_DOCS") == "1" else RUN_SHOTS
 
 # What must be inside the viewport, and the page not scrolled, in every state of the table view.
 FITS_JS = """() => {

@@ -1,13 +1,12 @@
 """The four games played to the end on the tablet page, with every deck and variant option each game
 has, watched at 1280x800 and 800x1280 at once: prompt, current player and every score on screen after
 every input, axe-core on every state the pages pass through, no console error and no failed request.
-Screenshots go to docs/tablet/."""
+Screenshots go to build/screenshots/tablet/, or to docs/tablet/ with TABLET_SHOTS_DOCS=1 (docs/tablet.md)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from play import (  # type: ignore[import-not-found]
     Strategy,
     Watch,
     play,
+    shots_folder,
     start_game,
     unlock,
 )
@@ -29,8 +29,7 @@ from companion.table.session import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 expect.set_options(timeout=20_000)
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "tablet"
+SHOTS = shots_folder()
 SIZES = [(1280, 800), (800, 1280)]
 PLAYERS = ["Anna", "Boris", "Carla"]
 
