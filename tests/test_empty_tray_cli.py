@@ -4,6 +4,8 @@ companion; refused with a message (and nothing written) when the tray is not emp
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -12,6 +14,7 @@ from live import serve  # type: ignore[import-not-found]
 
 from companion.cli import main
 from companion.config import Config, ServerConfig, StoreConfig
+from companion.hardware.camera import quiet_opencv
 from companion.store.journal import Journal
 from companion.table.empty_reference import EMPTY_FILE
 from companion.table.rig import Rig
@@ -64,6 +67,27 @@ def test_capture_from_the_configs_camera(tmp_path: Path) -> None:
     config.write_text(f'[store]\ndata_dir = "{tmp_path / "data"}"\n\n[camera]\nsource = "simulated"\n')
     assert main(["empty-tray", "capture", "--config", str(config)]) == 0
     assert (tmp_path / "data" / EMPTY_FILE).exists()
+
+
+@pytest.mark.skipif(Path("/dev/video63").exists(), reason="a camera sits at /dev/video63 here")
+def test_no_camera_is_one_clear_line_without_opencvs_warnings(tmp_path: Path) -> None:
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[store]\ndata_dir = "{tmp_path / "data"}"\n\n[camera]\nsource = "usb"\nusb_index = 63\n')
+    done = subprocess.run([sys.executable, "-m", "companion", "empty-tray", "capture", "--config", str(config)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "companion empty-tray capture: cannot open the camera (cannot open video source 63): if the companion "
+        "is running, use --url and --pin; without a camera, give photos of the empty tray with --image"
+    ]
+    assert not (tmp_path / "data" / EMPTY_FILE).exists()
+
+
+def test_opencv_speaks_again_after_the_attempt() -> None:
+    before = cv2.utils.logging.getLogLevel()
+    with quiet_opencv():
+        assert cv2.utils.logging.getLogLevel() == cv2.utils.logging.LOG_LEVEL_SILENT
+    assert cv2.utils.logging.getLogLevel() == before != cv2.utils.logging.LOG_LEVEL_SILENT
 
 
 def test_capture_through_a_running_companion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

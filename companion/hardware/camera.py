@@ -12,7 +12,8 @@ catch either.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -30,6 +31,18 @@ class HardwareError(Exception):
 
 class CameraError(HardwareError, OSError):
     """The camera is missing, unplugged or returned no frame."""
+
+
+@contextmanager
+def quiet_opencv() -> Iterator[None]:
+    """OpenCV's own log lines off while a command opens a camera: they go to stderr from C++ (past
+    Python's logging), so a command that says in one line why no camera opened printed them first."""
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 @runtime_checkable

@@ -84,23 +84,26 @@ def _photos(paths: list[str]) -> list[Any]:
 
 def _camera_frames(args: argparse.Namespace, n: int) -> list[Any]:
     from companion.config import load
+    from companion.hardware.camera import quiet_opencv
     from companion.table.camera_source import open_camera
 
     settings = load(args.config).camera
     if str(settings.get("source", "auto")) == "none":
         raise OSError("the config has no camera ([camera] source = \"none\"); give --image photos instead")
-    try:
-        camera = open_camera(settings)
-    except Exception as exc:  # a busy camera (the companion runs: use --url), a missing one
-        raise OSError(f"cannot open the camera ({exc}); if the companion is running, use --url") from exc
-    try:
-        frames = []
-        for _ in range(n):
-            frames.append(camera.read())
-            time.sleep(0.1)
-        return frames
-    finally:
-        camera.close()
+    with quiet_opencv():  # the one line below says why, without OpenCV's own warnings before it
+        try:
+            camera = open_camera(settings)
+        except Exception as exc:  # a busy camera (the companion runs: use --url), a missing one
+            raise OSError(f"cannot open the camera ({exc}): if the companion is running, use --url and --pin; "
+                          "without a camera, give photos of the empty tray with --image") from exc
+        try:
+            frames = []
+            for _ in range(n):
+                frames.append(camera.read())
+                time.sleep(0.1)
+            return frames
+        finally:
+            camera.close()
 
 
 def _capture_running(url: str, pin: str | None) -> int:
