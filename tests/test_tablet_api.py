@@ -66,7 +66,7 @@ def test_a_malformed_input_is_marked_for_the_page(client: FlaskClient) -> None:
     assert res.status_code == 400
     assert res.get_json()["kind"] == "malformed"
     # the page replaces such a message with a sentence for the players
-    assert 'data.kind === "malformed"' in (ROOT / "web/static/app.js").read_text()
+    assert 'data.kind === "malformed"' in (ROOT / "web/static/app/api.js").read_text()
 
 
 def test_manifest_icons_and_favicon_are_served(client: FlaskClient) -> None:
