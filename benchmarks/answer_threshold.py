@@ -1,10 +1,10 @@
 """How many dice the reader answers, and how many of those are wrong, at several answer thresholds.
 
-The reader answers a die (state "settled") when its confidence is at least ``reader.UNCERTAIN``;
+The reader answers a die (state "settled") when its confidence is at least ``tuning.UNCERTAIN``;
 below it the tablet asks for one tap. This reads each photo once, blind, with the detector, matches
 the dice to the labels as ``vision_detection.py`` does, and prints for each threshold the answered
 dice and the wrong ones among them (confident-wrong). The reading itself does not depend on the
-threshold (the detector's witness rule has its own bar, ``reader.SURE_READING``), so one read gives
+threshold (the detector's witness rule has its own bar, ``tuning.SURE_READING``), so one read gives
 every row.
 
     .venv/bin/python benchmarks/answer_threshold.py --part dev
@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv
 
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.evaluate import iterate, match  # noqa: E402
-from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from vision_detection import SETS, part_stems  # noqa: E402  (the same photos for each --part)
@@ -72,7 +73,7 @@ def main() -> int:
         pooled += found
         print(f"{name} ({args.part}): {len(found)} dice found, {sum(r for _, r in found)} read right")
         for t in THRESHOLDS:
-            mark = "  <- reader.UNCERTAIN" if t == UNCERTAIN else ""
+            mark = "  <- tuning.UNCERTAIN" if t == UNCERTAIN else ""
             print(f"  at {t:.2f}: confident-wrong {row(found, t)}{mark}")
     if len(args.sets) > 1:
         print(f"all ({args.part}): {len(pooled)} dice found")

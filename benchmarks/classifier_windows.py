@@ -5,7 +5,7 @@
 
 The first ``--frames`` photos of a set's split part (sorted by name), each resized to 640x640, read by
 the reader with the detector on one OpenCV thread. ``--near-detection`` replaces
-``reader.NEAR_DETECTION`` (1e9: every window of segmentation's near any detection, as before that
+``tuning.NEAR_DETECTION`` (1e9: every window of segmentation's near any detection, as before that
 rule). Counts are exact; times move with other jobs on the machine.
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
-from companion.vision import reader as reader_module  # noqa: E402
+from companion.vision import tuning  # noqa: E402
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.evaluate import iterate  # noqa: E402
 from companion.vision.reader import DiceReader  # noqa: E402
@@ -35,10 +35,10 @@ def main() -> None:
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data" / "dice"))
     ap.add_argument("--part", choices=("train", "test"), default="train")
     ap.add_argument("--frames", type=int, default=40)
-    ap.add_argument("--near-detection", type=float, default=reader_module.NEAR_DETECTION)
+    ap.add_argument("--near-detection", type=float, default=tuning.NEAR_DETECTION)
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    reader_module.NEAR_DETECTION = args.near_detection
+    tuning.NEAR_DETECTION = args.near_detection
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     stems = sorted(split[args.set][args.part])[: args.frames]
     frames = [cv2.resize(frame, (640, 640), interpolation=cv2.INTER_AREA)

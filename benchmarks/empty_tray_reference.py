@@ -11,7 +11,7 @@ colour, translucent red and blue dice on felt close to their body, dice pressed 
 dim light, touching dice. Rendered numbers show the mechanism; they are no accuracy claim.
 
 Each tray is read by the reader without the learned detector blind and with the reference, and with
-``--detector`` by the reader with it (the daemon's when ``reader.USE_DETECTOR``), blind and with the
+``--detector`` by the reader with it (the daemon's when ``tuning.USE_DETECTOR``), blind and with the
 reference. Settings were
 chosen on ``--part dev`` (seeds from 500000); the reported numbers are ``--part test`` (from 600000).
 
@@ -37,8 +37,10 @@ sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv
 from companion.vision.detection_score import DetectionScore  # noqa: E402
 from companion.vision.empty_tray import EmptyTray  # noqa: E402
 from companion.vision.evaluate import LabelledDie, Score  # noqa: E402
-from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
-from companion.vision.render import RenderDie, Scene, _corners, render_scene  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.render import RenderDie, Scene, render_scene  # noqa: E402
+from companion.vision.render_die import corners  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 SEEDS = {"dev": 500_000, "test": 600_000}
 Tray = tuple[np.ndarray, EmptyTray, list[LabelledDie], str]
@@ -95,7 +97,7 @@ def hard_tray(seed: int) -> Tray:
         band[:, :wx] = 255
         wall_only = band.copy()
         for d in drawn:  # a die against the wall hides the wall behind it
-            foot = _corners(d.center[0], d.center[1], d.size * 1.02, d.angle)
+            foot = corners(d.center[0], d.center[1], d.size * 1.02, d.angle)
             cv2.fillPoly(band, [np.round(foot).astype(np.int32)], 0)
         wall = np.zeros_like(frame, np.float32)
         wall[:, :wx] = wall_colour * shade[None, :, None] * scene.dim

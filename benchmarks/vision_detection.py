@@ -50,7 +50,8 @@ from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.empty_tray import EmptyTray  # noqa: E402
 from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored  # noqa: E402
 from companion.vision.profile_build import build_profile  # noqa: E402
-from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 SETS = ("nell-byler-d6", "matteop65-webcam", "rune55-gray-closeups", "chase-casino-crops")
 

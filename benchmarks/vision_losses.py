@@ -6,10 +6,10 @@ that still had it.
 
 Stages, from the earliest loss to the latest:
 
-- ``not looked at``: no detection (from ``reader.DOUBT``) and no classified window near the die;
+- ``not looked at``: no detection (from ``tuning.DOUBT``) and no classified window near the die;
 - ``detected, not classified``: a detection, but no window near the die was classified;
 - ``classified, no die``: windows near it were classified, none as a die (die score under
-  ``reader.DIE_SCORE``, after moving onto the top face too);
+  ``tuning.DIE_SCORE``, after moving onto the top face too);
 - ``witness rule``: read as a die, then dropped for want of a second witness (``_witnessed``);
 - ``a die, lost later``: a window near it was a die, and none survived (suppression, the size filter).
 
@@ -36,7 +36,9 @@ sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv
 
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.evaluate import LabelledDie, iterate, match  # noqa: E402
-from companion.vision.reader import DIE_SCORE, DiceReader, DieReading  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.reading import DieReading  # noqa: E402
+from companion.vision.tuning import DIE_SCORE  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from vision_detection import SETS, part_stems  # noqa: E402  (the same photos for each --part)

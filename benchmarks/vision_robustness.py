@@ -33,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from companion.vision.detector import DieDetector, available  # noqa: E402
 from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate  # noqa: E402
-from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "dice"  # ../shared beside the repository
 CHANGES = ["none", "rot90", "scale2.5", "scale0.6", "dim0.45", "shade", "warm", "noise8", "blur1.5", "jpeg30",

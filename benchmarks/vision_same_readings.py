@@ -35,11 +35,15 @@ sys.path.insert(0, tree)
 import cv2
 cv2.setNumThreads(1)
 from companion.vision import reader as R
+try:
+    from companion.vision import tuning as T  # the reader's constants, since the reader was split by stage
+except ImportError:
+    T = R  # an older tree: its constants are the reader module's
 from companion.vision.detector import DieDetector
 from companion.vision.evaluate import Score, iterate
 from training.detector.data import parts
 for k, v in settings.items():
-    setattr(R, k, type(getattr(R, k))(v))
+    setattr(T, k, type(getattr(T, k))(v))
 reader = R.DiceReader(detector=DieDetector())
 out, right = {}, {}
 for name in sets:
@@ -48,7 +52,7 @@ for name in sets:
         for how, score in scores.items():
             r = reader.read(frame, expected=len(labels) if how == "count" else None)
             out[f"{name}/{path.stem}/{how}"] = [[d.value, d.center[0], d.center[1], d.confidence] for d in r.dice]
-            score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, R.UNCERTAIN)
+            score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, T.UNCERTAIN)
     right[name] = [scores["blind"].right, scores["count"].right, scores["blind"].dice]
 print(json.dumps({"readings": out, "right": right}))
 """

@@ -124,8 +124,8 @@ def network(reader: DiceReader) -> str:
 
 
 def compare(reader: DiceReader, frames: list[np.ndarray], name: str, values: list[str]) -> str:
-    """The reader's constant ``name`` at each value, taking turns, four passes each."""
-    from companion.vision import reader as module
+    """The reader's constant ``name`` (in ``tuning``) at each value, taking turns, four passes each."""
+    from companion.vision import tuning as module
 
     before = getattr(module, name)
     medians: dict[str, list[float]] = {v: [] for v in values}

@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from companion.vision.detector import DieDetector
-from companion.vision.reader import DETECT_WINDOW, DOUBT, DiceReader
+from companion.vision.reader import DiceReader
+from companion.vision.tuning import DETECT_WINDOW, DOUBT
 
 Place = tuple[float, float, float]  # centre x, y and the window side the reader would use, frame px
 Die = tuple[float, float, float]  # a labelled die's top face x, y and the whole die's side, frame px

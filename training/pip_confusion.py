@@ -1,4 +1,4 @@
-"""Count how the classical pip counter errs on the reader's own windows: ``reader.PIP_COUNTS``.
+"""Count how the classical pip counter errs on the reader's own windows: ``tuning.PIP_COUNTS``.
 
     .venv/bin/python training/pip_confusion.py --model companion/vision/models/faces.onnx \
         --left-out nell-byler-d6=/tmp/noNellX.onnx matteop65-webcam=/tmp/noWebcamX.onnx

@@ -11,7 +11,7 @@ them. ``--part tune``: the profile from 5 of the set's train photos, scored on i
 profile, scored on the held-back photos (report only). The profile photos are the 5 that
 ``benchmarks/vision_accuracy.py`` uses.
 
-``--crosswise`` weighs the pip count with ``reader.PIP_COUNTS`` counted on the *other* set only
+``--crosswise`` weighs the pip count with ``tuning.PIP_COUNTS`` counted on the *other* set only
 (``pip_counts_by_set.json``, written by ``pip_confusion.py --json``): the shipped counts include the
 left-out set's own dice. ``--second-model M`` reads the final dice of each frame again with a second
 network and averages the two networks' probabilities (an ensemble, tried in the eleventh round).
@@ -29,12 +29,13 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from companion.vision import reader as reader_module  # noqa: E402
 from companion.vision.classifier import FaceClassifier  # noqa: E402
 from companion.vision.evaluate import Score, iterate  # noqa: E402
 from companion.vision.profile_adapt import Profile  # noqa: E402
 from companion.vision.profile_build import build_profile  # noqa: E402
-from companion.vision.reader import UNCERTAIN, DiceReader  # noqa: E402
+from companion.vision.read_face import Window  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
 from training.dev_split import DATA  # noqa: E402
 
 PIP_COUNTS_BY_SET = Path(__file__).with_name("pip_counts_by_set.json")
@@ -65,7 +66,7 @@ class PairReader(DiceReader):
         self._profiles: dict[int, Profile] = {}  # a copy of each profile for the second network
 
     def _dice_windows(self, frame: np.ndarray, die_size: float | None, prof: Profile | None
-                      ) -> list[reader_module._Window]:
+                      ) -> list[Window]:
         found = super()._dice_windows(frame, die_size, prof)
         if not found:
             return found
@@ -75,7 +76,7 @@ class PairReader(DiceReader):
             own = self._profiles.setdefault(id(prof), Profile(list(prof.patches), list(prof.labels),
                                                                prof.die_size, list(prof.views)))
             probs = own.adapt(self.second, scores)
-        return [reader_module._Window(w.cx, w.cy, w.size, (w.probs + probs[i]) / 2, w.emb, w.patch, w.offset)
+        return [Window(w.cx, w.cy, w.size, (w.probs + probs[i]) / 2, w.emb, w.patch, w.offset)
                 for i, w in enumerate(found)]
 
 

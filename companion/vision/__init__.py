@@ -9,7 +9,9 @@ Modules, one job each, in the order a frame meets them (camera -> reader -> rig 
 - ``pips``: classical pip counting on one die, the classifier's second witness.
 - ``colour``: die body colour names.
 - ``order``: fast medians and percentiles for the above.
-- ``reader``: ``read_dice(frame)`` combines the above into a ``Reading``.
+- ``reader``: ``read_dice(frame)`` combines the above into a ``Reading``, in stages: ``read_face`` (a
+  window read by the network), ``find`` and ``find_with_detector`` (the dice found), ``decide`` (the
+  two readers combined, confidence, unsure); ``reading`` (what comes out) and ``tuning`` (the numbers).
 - ``settle``: one reading per roll, once the dice have stopped moving.
 - ``annotate``: the annotated view the tablet shows.
 - ``tray``: printable ArUco tray sheet and perspective correction.
@@ -23,7 +25,8 @@ Learning the table's own dice:
 - ``retrain_network``: the whole network retrained deeper on a grown profile (torch, offline).
 - ``retrain_job``: which model the daemon reads with, and the background job that runs the above.
 
-Tools: ``render`` (synthetic dice-tray frames: mock camera, edge cases, symbol faces), ``evaluate``
+Tools: ``render`` (synthetic dice-tray frames: mock camera, edge cases, symbol faces; a die is drawn
+by ``render_die``, the tray by ``render_tray``), ``evaluate``
 (scoring against YOLO labels, ``companion dice eval``) and ``cli`` (``companion dice ...``).
 """
 

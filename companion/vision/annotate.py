@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.reader import Reading
+from companion.vision.reading import Reading
 
 SURE = (60, 200, 60)  # BGR green: read with confidence
 UNSURE = (0, 170, 255)  # amber: please confirm on the tablet

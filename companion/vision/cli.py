@@ -100,7 +100,7 @@ def _detector_flags(parser: argparse.ArgumentParser) -> None:
 
 def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from companion.vision.detector import DEFAULT_DETECTOR, DieDetector, available
-    from companion.vision.reader import USE_DETECTOR
+    from companion.vision.tuning import USE_DETECTOR
 
     wanted = getattr(args, "detector", None)
     if wanted is False or (wanted is None and not (USE_DETECTOR and available())):
@@ -164,7 +164,8 @@ def _split_stems(data_dir: Path, part: str) -> list[str] | None:
 
 def _eval(args: argparse.Namespace) -> int:
     from companion.vision.evaluate import Score, iterate
-    from companion.vision.reader import UNCERTAIN, DiceReader
+    from companion.vision.reader import DiceReader
+    from companion.vision.tuning import UNCERTAIN
 
     given = _positionals(args, "data_dir")
     if len(given) != 1:

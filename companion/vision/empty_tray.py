@@ -3,7 +3,7 @@
 On the table the camera and the tray do not move, so a photo of the empty tray, taken at calibration,
 shows the reader where something now lies that was not there before: a die the detector doubts (a dark
 die on dark felt, a translucent one) still differs from the empty felt. The reader uses the places that
-differ as windows to classify and as a witness for doubtful detections (``reader.py``).
+differ as windows to classify and as a witness for doubtful detections (``find.py``, ``find_with_detector.py``).
 
 Where no empty photo exists, the per-pixel median of several calibration photos with the dice in
 different places is one (``from_frames``), as long as no spot holds a die in most of them.

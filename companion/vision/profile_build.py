@@ -18,7 +18,8 @@ from companion.vision import FACES
 from companion.vision.crops import patch
 from companion.vision.evaluate import LabelledDie
 from companion.vision.profile_adapt import Profile
-from companion.vision.reader import DiceReader, DieReading
+from companion.vision.reader import DiceReader
+from companion.vision.reading import DieReading
 
 NOT_A_DIE = 7
 MAX_BACKGROUND_PER_IMAGE = 12

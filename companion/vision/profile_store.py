@@ -16,7 +16,8 @@ from typing import Any
 from companion.store.atomic_file import remove_file, replace_file
 from companion.vision.profile_adapt import Profile
 from companion.vision.profile_build import add_background, add_confirmed, add_pip_windows
-from companion.vision.reader import DiceReader, Reading
+from companion.vision.reader import DiceReader
+from companion.vision.reading import Reading
 
 log = logging.getLogger(__name__)
 

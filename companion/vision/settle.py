@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.vision.reader import UNCERTAIN, DieReading, Reading
+from companion.vision.reading import DieReading, Reading
+from companion.vision.tuning import UNCERTAIN
 
 MOTION_LEVEL = 20  # grey levels: a pixel changed by more than this has moved
 MOTION_FRACTION = 0.002  # the frame moved when more than this fraction of pixels changed

@@ -12,8 +12,10 @@ from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DEFAULT_DETECTOR, Detection, DieDetector, Found, decode, letterbox
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.evaluate import LabelledDie, Score, enlarged, iterate, mirrored
-from companion.vision.reader import DIE_SCORE, UNCERTAIN, DiceReader, DieReading, Reading
+from companion.vision.reader import DiceReader
+from companion.vision.reading import DieReading, Reading
 from companion.vision.render import RenderDie, Scene, render_scene
+from companion.vision.tuning import DIE_SCORE, UNCERTAIN
 
 
 @pytest.fixture(scope="module")
@@ -194,11 +196,11 @@ def test_annotated_frame_circles_where_the_reader_looked():
 def test_a_detection_the_classifier_rejects_needs_a_sure_detector(monkeypatch):
     """A tray screw: the detector proposes it without being sure, the classifier sees no die. It is
     dropped unless the detector is at least ``VOUCH`` sure."""
-    from companion.vision import reader as module
+    from companion.vision import tuning
 
     frame, _, (cx, cy) = _one_die_tray()
-    unsure = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, module.VOUCH - 0.1)], threshold=0.2))  # type: ignore[arg-type]
-    vouched = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, module.VOUCH + 0.1)], threshold=0.2))  # type: ignore[arg-type]
+    unsure = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, tuning.VOUCH - 0.1)], threshold=0.2))  # type: ignore[arg-type]
+    vouched = DiceReader(detector=_Stub([Detection(cx, cy, 44.0, tuning.VOUCH + 0.1)], threshold=0.2))  # type: ignore[arg-type]
     for r in (unsure, vouched):
         monkeypatch.setattr(r, "_die_score", lambda probs: 0.0)
     assert unsure.read(frame).dice == []
@@ -209,7 +211,7 @@ def test_a_detection_the_classifier_rejects_needs_a_sure_detector(monkeypatch):
 def test_a_die_found_with_the_detector_needs_a_second_witness(det_reader):
     """Pips counted, a sure reading, or a sure detection vouch for a die; a doubtful reading without
     pips that the detector only doubts does not."""
-    from companion.vision.reader import SURE_DETECTION
+    from companion.vision.tuning import SURE_DETECTION
 
     det_reader.read(np.zeros((120, 120, 3), np.uint8))  # resets what the last frame showed
     doubtful = DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.6, "white")
@@ -228,7 +230,7 @@ def test_a_window_the_classifier_surely_takes_for_a_die_is_a_witness_where_the_d
     """A close-up's large die: no pips counted, its face read unsurely, the detector at its threshold
     but not sure. The classifier sure that the window holds some die vouches for it; not where the
     detector only doubts one, nor where no detection lies."""
-    from companion.vision.reader import SURE_DIE
+    from companion.vision.tuning import SURE_DIE
 
     det_reader.read(np.zeros((120, 120, 3), np.uint8))  # resets what the last frame showed
     unsure_face = DieReading(4, (50.0, 50.0), (35, 35, 65, 65), 0.6, "white")
@@ -274,10 +276,11 @@ def test_in_a_close_up_the_detectors_doubts_are_proposed(monkeypatch):
 
 
 def test_the_daemon_reads_with_the_detector():
-    from companion.vision import reader as module
+    from companion.vision import tuning
+    from companion.vision.reader import default_reader
 
-    assert module.USE_DETECTOR
-    assert module.default_reader().detector is not None
+    assert tuning.USE_DETECTOR
+    assert default_reader().detector is not None
 
 
 def test_a_die_the_detector_adds_must_be_the_size_of_the_others():
@@ -301,7 +304,7 @@ def test_a_die_the_detector_never_saw_is_still_read_where_segmentation_finds_it(
     """A die the detector misses altogether (on a table it never saw it only doubts the dice, far under
     ``DOUBT``) is still read: segmentation's windows far from every detection are searched, a batch
     at a time. Without that search it was lost, unless the table had captured its empty tray."""
-    import companion.vision.reader as reader_module
+    from companion.vision import tuning
 
     scene = Scene(die_size=40.0, background=(40, 70, 110))
     frame, drawn = render_scene([RenderDie(v) for v in (2, 3, 5, 6)], scene, seed=5)
@@ -315,7 +318,7 @@ def test_a_die_the_detector_never_saw_is_still_read_where_segmentation_finds_it(
     reading = blind.read(frame)
     assert len(reading.dice) == 4
     assert any(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) < 8 for d in reading.dice)
-    monkeypatch.setattr(reader_module, "FAR_BATCH", 0)  # the reader before the search
+    monkeypatch.setattr(tuning, "FAR_BATCH", 0)  # the reader before the search
     reading = blind.read(frame)
     assert len(reading.dice) == 3
     assert all(np.hypot(d.center[0] - missed[0], d.center[1] - missed[1]) > 20 for d in reading.dice)
@@ -328,7 +331,8 @@ def test_the_far_search_follows_the_heat_and_stops_after_batches_without_a_die(m
     batch at a time, and the search ends after ``FAR_PATIENCE`` batches in a row that hold no die: on a
     tray the detector knows, what is far from its detections is the tray's rim and clutter; on one it
     never saw, a printed rim can outrank a die by a batch."""
-    from companion.vision.reader import FAR_BATCH, FAR_PATIENCE, _Window
+    from companion.vision.read_face import Window
+    from companion.vision.tuning import FAR_BATCH, FAR_PATIENCE
 
     assert FAR_PATIENCE == 2  # the batches below are laid out for it
     reader = DiceReader(detector=_Stub([]))  # type: ignore[arg-type]
@@ -345,13 +349,13 @@ def test_the_far_search_follows_the_heat_and_stops_after_batches_without_a_die(m
 
     asked: list[float] = []
 
-    def classify(wins: list, prof: object) -> list[_Window]:
+    def classify(wins: list, prof: object) -> list[Window]:
         out = []
         for x, y, side, p in wins:
             asked.append(x)
             probs = np.full(len(classes), 0.01, np.float32)
             probs[classes.index("3" if x in dice_at else "none")] = 1.0 - 0.01 * (len(classes) - 1)
-            out.append(_Window(x, y, side, probs, np.zeros(8, np.float32), p, np.zeros(3, np.float32)))
+            out.append(Window(x, y, side, probs, np.zeros(8, np.float32), p, np.zeros(3, np.float32)))
         return out
 
     monkeypatch.setattr(reader, "_classify", classify)
@@ -381,7 +385,8 @@ def test_the_heat_of_a_window_is_the_highest_of_every_read():
 def test_a_window_is_near_a_detection_within_the_larger_side():
     """Nearness is measured in the larger of the two sides: a small window beside a large die's
     detection is near it, the same window further off is not, and with no detection nothing is."""
-    from companion.vision.reader import NEAR_DETECTION, _near_detections
+    from companion.vision.find_with_detector import _near_detections
+    from companion.vision.tuning import NEAR_DETECTION
 
     patch = np.zeros((32, 32, 3), np.uint8)
     wins = [(100.0, 100.0, 20.0, patch), (100.0 + 30.0 * NEAR_DETECTION, 100.0, 20.0, patch),
@@ -396,19 +401,21 @@ def test_a_lost_window_is_searched_only_near_a_likely_detection_no_die_explains(
     """With the detector, the costly search around a window that led to no die runs only where a
     detection at least ``SEARCH_NEAR_DETECTION`` likely has no die yet: not beside a tray screw the
     detector barely doubts, nor beside a detection a found die already explains."""
-    from companion.vision.reader import _SEARCH, SEARCH_NEAR_DETECTION, _Window
+    from companion.vision.find import _SEARCH
+    from companion.vision.read_face import Window
+    from companion.vision.tuning import SEARCH_NEAR_DETECTION
 
     reader = DiceReader(detector=_Stub([]))  # type: ignore[arg-type]
     classes = reader.classifier.classes
 
-    def window(x: float, y: float, likely: str) -> _Window:
+    def window(x: float, y: float, likely: str) -> Window:
         probs = np.full(len(classes), 0.01, np.float32)
         probs[classes.index(likely)] = 1.0 - 0.01 * (len(classes) - 1)
-        return _Window(x, y, 40.0, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
+        return Window(x, y, 40.0, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
                        np.zeros(3, np.float32))
 
     asked: list[int] = []
-    def classify(wins: list, prof: object) -> list[_Window]:
+    def classify(wins: list, prof: object) -> list[Window]:
         asked.append(len(wins))
         return [window(w[0], w[1], "none") for w in wins]
 
@@ -509,7 +516,7 @@ def test_the_daemons_reader_reads_a_roll_on_a_frame_of_the_rigs_size(det_reader)
 def _four_dice_one_unknown(seen_as, score: float) -> tuple[DiceReader, np.ndarray, list, tuple[float, float]]:
     """Four dice the detector finds, one of them only at ``score`` (under ``VOUCH``), and that one taken
     for no die by the classifier: a die unlike any the network trained on, on a table it never saw."""
-    from companion.vision.reader import VOUCH
+    from companion.vision.tuning import VOUCH
 
     assert score < VOUCH
     scene = Scene(die_size=40.0, background=(40, 70, 110))
@@ -524,7 +531,7 @@ def _four_dice_one_unknown(seen_as, score: float) -> tuple[DiceReader, np.ndarra
 def test_a_short_reading_with_the_count_known_takes_the_likeliest_window_as_an_unsure_die(seen_as):
     """The count of rolled dice says a die is missing: the window the detector (and classifier) find likeliest
     among those looked at becomes that die, unsure, so the tablet asks; without the count nothing changes."""
-    from companion.vision.reader import FILLED
+    from companion.vision.tuning import FILLED
 
     reader, frame, drawn, odd = _four_dice_one_unknown(seen_as, 0.45)
     blind = reader.read(frame).dice
@@ -539,10 +546,10 @@ def test_a_short_reading_with_the_count_known_takes_the_likeliest_window_as_an_u
 def test_a_short_reading_takes_nothing_below_the_evidence_floor(monkeypatch, seen_as):
     """A window the detector barely doubts and the classifier takes for no die is not made a die by the
     count; nor is anything with the fill turned off."""
-    from companion.vision import reader as R
+    from companion.vision import tuning
 
-    reader, frame, _, _ = _four_dice_one_unknown(seen_as, R.FILL_EVIDENCE - 0.05)
+    reader, frame, _, _ = _four_dice_one_unknown(seen_as, tuning.FILL_EVIDENCE - 0.05)
     assert len(reader.read(frame, expected=4).dice) == 3
     reader, frame, _, _ = _four_dice_one_unknown(seen_as, 0.45)
-    monkeypatch.setattr(R, "FILL_EVIDENCE", None)
+    monkeypatch.setattr(tuning, "FILL_EVIDENCE", None)
     assert len(reader.read(frame, expected=4).dice) == 3

@@ -11,7 +11,8 @@ import pytest
 
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.reader import DiceReader
-from companion.vision.render import RenderDie, Scene, _corners, render_scene
+from companion.vision.render import RenderDie, Scene, render_scene
+from companion.vision.render_die import corners
 
 WALL = (150, 120, 90)
 SCENE = Scene(die_size=46.0, background=(60, 40, 120), noise=3.0, tray_seed=7)
@@ -22,7 +23,7 @@ def _walled(img: np.ndarray, holes: list) -> np.ndarray:
     band = np.zeros(img.shape[:2], np.uint8)
     band[:, :80] = 255
     for d in holes:
-        cv2.fillPoly(band, [np.round(_corners(d.center[0], d.center[1], d.size * 1.02, d.angle)).astype(np.int32)], 0)
+        cv2.fillPoly(band, [np.round(corners(d.center[0], d.center[1], d.size * 1.02, d.angle)).astype(np.int32)], 0)
     out = img.copy()
     out[band > 0] = WALL
     return out

@@ -5,9 +5,11 @@ import pytest
 
 from companion.vision import FACES
 from companion.vision.colour import body_colour
+from companion.vision.decide import _pip_likelihood, pip_given_face
 from companion.vision.pips import count_pips
-from companion.vision.reader import PIP_COUNTS, PIP_ON_SYMBOL, DiceReader, _pip_likelihood, pip_given_face
+from companion.vision.reader import DiceReader
 from companion.vision.render import RenderDie, render_dice
+from companion.vision.tuning import PIP_COUNTS, PIP_ON_SYMBOL
 
 
 @pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])

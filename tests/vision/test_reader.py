@@ -8,9 +8,12 @@ import numpy as np
 import pytest
 
 from companion.vision import FACES, exposure
+from companion.vision.decide import one_set
 from companion.vision.evaluate import LabelledDie, Score, iterate
-from companion.vision.reader import UNCERTAIN, DiceReader, Reading, one_set, read_dice
+from companion.vision.reader import DiceReader, read_dice
+from companion.vision.reading import Reading
 from companion.vision.render import RenderDie, render_dice
+from companion.vision.tuning import UNCERTAIN
 
 
 @pytest.mark.parametrize(("name", "minimum"), [("matteop65-webcam", 0.9), ("nell-byler-d6", 0.7)])
@@ -270,12 +273,12 @@ def test_a_misjudged_die_size_does_not_lose_the_dice():
 def test_an_oversized_window_does_not_take_the_touching_die_beside_it(reader):
     """Two windows are one die when their centres are closer than 0.6 of their mean size. By the larger
     size, a close-up's oversized window swallowed the touching die next to it."""
-    from companion.vision.reader import _Window
+    from companion.vision.read_face import Window
 
-    def window(cx: float, size: float, face: int, p: float) -> _Window:
+    def window(cx: float, size: float, face: int, p: float) -> Window:
         probs = np.full(len(reader.classifier.classes), (1 - p) / (len(reader.classifier.classes) - 1), np.float32)
         probs[face] = p
-        return _Window(cx, 200.0, size, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
+        return Window(cx, 200.0, size, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
                        np.zeros(3, np.float32))
 
     # a dev close-up (rune55 00051): a 5 in a window of 383 px beside a 6 in one of 232, 183 px apart
@@ -287,20 +290,20 @@ def test_an_oversized_window_does_not_take_the_touching_die_beside_it(reader):
 
 def _window_saying(reader, face: int | str, sure: float = 0.9):
     """A window whose network gives ``face`` the probability ``sure``, the rest spread evenly."""
-    from companion.vision.reader import _Window
+    from companion.vision.read_face import Window
 
     classes = reader.classifier.classes
     probs = np.full(len(classes), (1.0 - sure) / (len(classes) - 1), np.float32)
     probs[classes.index(str(face))] = sure
-    return _Window(50.0, 50.0, 40.0, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
+    return Window(50.0, 50.0, 40.0, probs, np.zeros(8, np.float32), np.zeros((32, 32, 3), np.uint8),
                    np.zeros(3, np.float32))
 
 
 def test_a_die_read_unsurely_is_read_again_in_quarter_turns_and_stays_unsure(monkeypatch):
     """The second look may change an unsure die's face, never its confidence (the tablet still asks);
     a sure die is not looked at again, and the symbol face is not the second look's to give."""
-    from companion.vision import reader as module
-    from companion.vision.reader import DieReading
+    from companion.vision import tuning
+    from companion.vision.reading import DieReading
 
     reader = DiceReader()
     views: list[int] = []
@@ -317,7 +320,7 @@ def test_a_die_read_unsurely_is_read_again_in_quarter_turns_and_stays_unsure(mon
 
     turned_to: int | str = 5
     (again,) = reader._second_look([first], weighed, [unsure], None, None)
-    assert views == [module.TURNS - 1]
+    assert views == [tuning.TURNS - 1]
     assert again.value == 5 and again.confidence == unsure.confidence and again.state == "unreadable"
     views.clear()
     assert reader._second_look([first], weighed, [sure], None, None) == [sure] and views == []

@@ -1,9 +1,10 @@
 """The settle detector over a simulated camera: one reading per roll, none while moving."""
 
 from companion.hardware.camera import SimulatedCamera
-from companion.vision.reader import UNCERTAIN, DieReading, Reading
+from companion.vision.reading import DieReading, Reading
 from companion.vision.render import RenderDie
 from companion.vision.settle import SettleConfig, SettleDetector
+from companion.vision.tuning import UNCERTAIN
 
 
 class FakeReader:
