@@ -6,8 +6,9 @@ import importlib
 import importlib.util
 from typing import Any
 
-from companion.games.base import Rules, RuleViolation
+from companion.games.base import Rules
 from companion.games.messages import msg
+from companion.games.violations import RuleViolation
 
 # name -> "module:Class"; imported on first use so the daemon only loads the games it plays.
 _REGISTRY: dict[str, str] = {

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.games.base import ActionCodec, Die
+from companion.games.codec import ActionCodec
+from companion.games.inputs import Die
 
 codec: ActionCodec[Any] = ActionCodec()
 

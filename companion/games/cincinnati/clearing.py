@@ -3,11 +3,12 @@ them, lining up the duel card holders, and ending the round or the game."""
 
 from __future__ import annotations
 
-from companion.games.base import Event, evolve
+from companion.games.base import Event
 from companion.games.cincinnati.cards import CHIPS, CHIPS_PER_CARD, DUEL, is_money, labels
 from companion.games.cincinnati.hands import TABLE_NAMES, describe_for, meets, table_key
 from companion.games.cincinnati.seating import duel_order, names, precedence, with_player
 from companion.games.cincinnati.state import ROUNDS, CincinnatiState, Clearing, Duel
+from companion.games.evolve import evolve
 from companion.games.messages import msg, nmsg
 
 

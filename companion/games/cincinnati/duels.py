@@ -10,13 +10,16 @@ duel is lost by its holder; a tie-break is thrown again by those still tied.
 
 from __future__ import annotations
 
-from companion.games.base import Die, Event, RuleViolation, evolve
+from companion.games.base import Event
 from companion.games.cincinnati.clearing import award, clear_tables, next_card_duel
 from companion.games.cincinnati.hands import hand, shown
 from companion.games.cincinnati.seating import names, precedence, with_player
 from companion.games.cincinnati.state import CincinnatiState, Duel
 from companion.games.cincinnati.throwdice import check_kept, faces_of
+from companion.games.evolve import evolve
+from companion.games.inputs import Die
 from companion.games.messages import Param, msg
+from companion.games.violations import RuleViolation
 
 Result = tuple[CincinnatiState, list[Event]]
 

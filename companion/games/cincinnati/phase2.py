@@ -9,14 +9,17 @@ asked again until nobody pays.
 
 from __future__ import annotations
 
-from companion.games.base import Die, Event, RuleViolation, evolve
+from companion.games.base import Event
 from companion.games.cincinnati.cards import DUEL, Card, label, labels, parse, remove_one, sort_cards
 from companion.games.cincinnati.clearing import clear_tables
 from companion.games.cincinnati.hands import TABLE_NAMES, hand, shown
 from companion.games.cincinnati.seating import names, precedence, with_player
 from companion.games.cincinnati.state import REGULAR_THROWS, CincinnatiState
 from companion.games.cincinnati.throwdice import check_kept, faces_of
+from companion.games.evolve import evolve
+from companion.games.inputs import Die
 from companion.games.messages import msg, nmsg
+from companion.games.violations import RuleViolation
 
 Result = tuple[CincinnatiState, list[Event]]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from companion.games.base import JSON, ActionCodec, Awaiting, CardSpec, Event, Option, Outcome, Rules, RuleViolation
+from companion.games.base import Awaiting, Event, Option, Outcome, Rules
 from companion.games.cincinnati import duels, phase2
 from companion.games.cincinnati.actions import (
     Action,
@@ -43,7 +43,10 @@ from companion.games.cincinnati.seating import names
 from companion.games.cincinnati.state import REGULAR_THROWS, CincinnatiState, Player
 from companion.games.cincinnati.throwdice import spec
 from companion.games.cincinnati.view import scoreboard
+from companion.games.codec import ActionCodec
+from companion.games.inputs import JSON, CardSpec
 from companion.games.messages import Msg, msg, nmsg
+from companion.games.violations import RuleViolation
 
 OPTIONS = frozenset({"virtual_deck"})
 ALL_TABLES: tuple[str, ...] = ("A", "B", "C")

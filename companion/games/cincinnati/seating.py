@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from companion.games.base import evolve
 from companion.games.cincinnati.hands import Hand, hand
 from companion.games.cincinnati.state import CincinnatiState, Player
+from companion.games.evolve import evolve
 from companion.games.messages import Param, msg
 
 

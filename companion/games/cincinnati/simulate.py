@@ -10,11 +10,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from companion.games.base import Die
 from companion.games.cincinnati.actions import Action, BuyThrow, ChooseTable, NoMore, Pass, RevealCard, Throw
 from companion.games.cincinnati.hands import DICE, FACES, SMALL_RUNS, TABLE_C_LIMIT
 from companion.games.cincinnati.rules import CincinnatiRules
 from companion.games.cincinnati.state import CincinnatiState
+from companion.games.inputs import Die
 
 
 def random_input(rules: CincinnatiRules, state: CincinnatiState, rng: random.Random) -> Action | None:

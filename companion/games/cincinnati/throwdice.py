@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from companion.games.base import DiceSpec, Die, RuleViolation
 from companion.games.cincinnati.hands import DICE, FACES
+from companion.games.inputs import DiceSpec, Die
 from companion.games.messages import Param, msg
+from companion.games.violations import RuleViolation
 
 
 def spec(reason: str) -> DiceSpec:

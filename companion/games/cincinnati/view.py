@@ -6,10 +6,11 @@ only once the last player has chosen (the reveal).
 
 from __future__ import annotations
 
-from companion.games.base import JSON, Outcome
+from companion.games.base import Outcome
 from companion.games.cincinnati.cards import CHIP_VALUE, CHIPS_IN_GAME, KINDS, label
 from companion.games.cincinnati.hands import TABLE_NAMES, describe_for, hand, meets
 from companion.games.cincinnati.state import REGULAR_THROWS, ROUNDS, CincinnatiState, Clearing, Duel, Player
+from companion.games.inputs import JSON
 from companion.games.messages import Msg
 
 

@@ -12,22 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from companion.games.base import (
-    JSON,
-    ActionCodec,
-    Awaiting,
-    DiceSpec,
-    Die,
-    Event,
-    Face,
-    Option,
-    Outcome,
-    Rules,
-    RuleViolation,
-    evolve,
-    face_word,
-)
+from companion.games.base import Awaiting, Event, Option, Outcome, Rules
+from companion.games.codec import ActionCodec
+from companion.games.evolve import evolve
+from companion.games.inputs import JSON, DiceSpec, Die, Face
 from companion.games.messages import Msg, msg, nmsg
+from companion.games.violations import RuleViolation
+from companion.games.words import face_word
 
 WORM = "worm"
 FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, WORM)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from companion.games.base import Die
 from companion.games.heckmeck.rules import FACES, Action, HeckmeckRules, HeckmeckState, Roll, Stop
+from companion.games.inputs import Die
 
 
 def random_roll(state: HeckmeckState, rng: random.Random) -> Roll:

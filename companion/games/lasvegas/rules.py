@@ -19,22 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from companion.games.base import (
-    JSON,
-    ActionCodec,
-    Awaiting,
-    CardSpec,
-    DiceSpec,
-    Die,
-    Event,
-    Option,
-    Outcome,
-    Rules,
-    RuleViolation,
-    colour_word,
-    evolve,
-    face_word,
-)
+from companion.games.base import Awaiting, Event, Option, Outcome, Rules
+from companion.games.codec import ActionCodec
+from companion.games.evolve import evolve
+from companion.games.inputs import JSON, CardSpec, DiceSpec, Die
 from companion.games.lasvegas.banknotes import DECK, VALUES, highest_first, remove_one
 from companion.games.lasvegas.payout import WHITE, describe, pay
 from companion.games.lasvegas.state import (
@@ -52,6 +40,8 @@ from companion.games.lasvegas.state import (
 )
 from companion.games.lasvegas.view import payout_json, scoreboard
 from companion.games.messages import Msg, msg, nmsg
+from companion.games.violations import RuleViolation
+from companion.games.words import colour_word, face_word
 
 OPTIONS = frozenset({"colours", "neutral_dice", "virtual_deck", "money_open", "first_player"})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from companion.games.base import JSON, Die
+from companion.games.inputs import JSON, Die
 from companion.games.lasvegas.rules import Action, DrawNote, LasVegasRules, Roll
 from companion.games.lasvegas.state import LasVegasState
 

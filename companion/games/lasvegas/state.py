@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.games.base import Die, Face
+from companion.games.inputs import Die, Face
 from companion.games.lasvegas.banknotes import STOCK_MINIMUM
 from companion.games.lasvegas.payout import CasinoPayout
 

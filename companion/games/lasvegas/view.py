@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from companion.games.base import JSON, Outcome
+from companion.games.base import Outcome
+from companion.games.inputs import JSON
 from companion.games.lasvegas.banknotes import counted
 from companion.games.lasvegas.payout import WHITE, CasinoPayout, describe
 from companion.games.lasvegas.state import NEUTRAL, ROUNDS, Casino, LasVegasState, Placement

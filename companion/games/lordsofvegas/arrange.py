@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import permutations
 
-from companion.games.base import DiceSpec, Die, Event, RuleViolation, evolve
+from companion.games.base import Event
+from companion.games.evolve import evolve
+from companion.games.inputs import DiceSpec, Die
 from companion.games.lordsofvegas.board import LOT_INDEX, LOTS
 from companion.games.lordsofvegas.state import Arrange, LordsState, push, with_tile
 from companion.games.lordsofvegas.words import lots as lot_list
 from companion.games.messages import msg
+from companion.games.violations import RuleViolation
 
 FACES = (1, 2, 3, 4, 5, 6)
 ALL_ARRANGEMENTS_UP_TO = 6

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.assets import asset_dir
-from companion.games.base import colour_word
 from companion.games.messages import Msg, msg
+from companion.games.words import colour_word
 
 BOARD_FILE = asset_dir("seeds") / "lordsofvegas" / "board.json"
 STRIP = "strip"

@@ -6,14 +6,16 @@ leaves the steps that follow: a die to place (perhaps moved, if all twelve are o
 
 from __future__ import annotations
 
-from companion.games.base import Event, RuleViolation, evolve
-from companion.games.base import colour_word as cw
+from companion.games.base import Event
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.board import COLOURS, LOT_INDEX, LOTS, Lot
 from companion.games.lordsofvegas.casinos import Casino, casino_at, casinos
 from companion.games.lordsofvegas.draw import blocked
 from companion.games.lordsofvegas.state import LordsState, PlaceDie, SettleTies, Space, Tile, pay, push, with_space
 from companion.games.lordsofvegas.words import dollars
 from companion.games.messages import Msg, msg, nmsg
+from companion.games.violations import RuleViolation
+from companion.games.words import colour_word as cw
 
 REMODEL_PER_TILE = 5
 SPRAWL_FACTOR = 2

@@ -8,7 +8,8 @@ last space of the track stops everything at once.
 
 from __future__ import annotations
 
-from companion.games.base import Event, RuleViolation, colour_word, evolve
+from companion.games.base import Event
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.board import (
     COMPANY,
     END_OF_GAME,
@@ -38,6 +39,8 @@ from companion.games.lordsofvegas.state import (
 from companion.games.lordsofvegas.track import WINNING_SPACE, advance
 from companion.games.lordsofvegas.words import dollars
 from companion.games.messages import msg, nmsg
+from companion.games.violations import RuleViolation
+from companion.games.words import colour_word
 
 SETUP_CARDS = 2
 

@@ -10,7 +10,8 @@ one of their other marked lots (it becomes unowned) and marks the new one.
 
 from __future__ import annotations
 
-from companion.games.base import Event, RuleViolation, evolve
+from companion.games.base import Event
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.board import LOT_INDEX, LOTS, MARKERS_PER_PLAYER
 from companion.games.lordsofvegas.state import (
     CheckMarkers,
@@ -22,6 +23,7 @@ from companion.games.lordsofvegas.state import (
     with_tile,
 )
 from companion.games.messages import msg
+from companion.games.violations import RuleViolation
 
 
 def place_die(state: LordsState, step: PlaceDie, events: list[Event]) -> LordsState:

@@ -7,7 +7,8 @@ run; the input that settles it clears the wait, and the run goes on from there.
 
 from __future__ import annotations
 
-from companion.games.base import Event, evolve
+from companion.games.base import Event
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.arrange import arrange_step
 from companion.games.lordsofvegas.draw import after_draw, payout
 from companion.games.lordsofvegas.exhaustion import check_markers, place_die

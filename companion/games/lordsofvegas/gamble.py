@@ -12,13 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.base import DiceSpec, Die, Event, RuleViolation, evolve
-from companion.games.base import colour_word as cw
+from companion.games.base import Event
+from companion.games.evolve import evolve
+from companion.games.inputs import DiceSpec, Die
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.casinos import Casino, casino_at, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, pay, transfer
 from companion.games.lordsofvegas.words import dollars
 from companion.games.messages import Param, msg
+from companion.games.violations import RuleViolation
+from companion.games.words import colour_word as cw
 
 PER_TILE = 5
 DOUBLE = (2, 12)

@@ -8,7 +8,6 @@ the options offer the largest bet at each casino (the tablet can ask for another
 from __future__ import annotations
 
 from companion.games.base import Option
-from companion.games.base import colour_word as cw
 from companion.games.lordsofvegas.actions import Action, Build, EndTurn, Gamble, Remodel, Reorganize, Sprawl
 from companion.games.lordsofvegas.board import COLOURS, LOTS
 from companion.games.lordsofvegas.building import REMODEL_PER_TILE, SPRAWL_FACTOR
@@ -18,6 +17,7 @@ from companion.games.lordsofvegas.gamble import gamble_targets
 from companion.games.lordsofvegas.state import LordsState
 from companion.games.lordsofvegas.words import dollars
 from companion.games.messages import msg
+from companion.games.words import colour_word as cw
 
 
 def play_options(state: LordsState) -> list[Option[Action]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from companion.games.base import evolve
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.board import END_OF_GAME, LOT_CARDS, lot_named
 from companion.games.lordsofvegas.rules import LordsOfVegasRules
 from companion.games.lordsofvegas.state import LordsState, Phase, Space, Tile

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.base import Die, Event, RuleViolation, evolve
-from companion.games.base import colour_word as cw
+from companion.games.base import Event
+from companion.games.evolve import evolve
+from companion.games.inputs import Die
 from companion.games.lordsofvegas.arrange import normalise, roll_spec, share_out
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.casinos import Casino, casino_at
 from companion.games.lordsofvegas.state import LordsState, ReorgRoll, SettleTies, pay, push
 from companion.games.lordsofvegas.words import dollars
 from companion.games.messages import msg, nmsg
+from companion.games.violations import RuleViolation
+from companion.games.words import colour_word as cw
 
 REASON = "reorganize"
 

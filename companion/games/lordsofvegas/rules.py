@@ -13,19 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-from companion.games.base import (
-    JSON,
-    ActionCodec,
-    Awaiting,
-    CardSpec,
-    Event,
-    Option,
-    Outcome,
-    Rules,
-    RuleViolation,
-    colour_word,
-    evolve,
-)
+from companion.games.base import Awaiting, Event, Option, Outcome, Rules
+from companion.games.codec import ActionCodec
+from companion.games.evolve import evolve
+from companion.games.inputs import JSON, CardSpec
 from companion.games.lordsofvegas import arrange as arranging
 from companion.games.lordsofvegas.actions import (
     Action,
@@ -73,6 +64,8 @@ from companion.games.lordsofvegas.trade import trade
 from companion.games.lordsofvegas.view import scoreboard
 from companion.games.lordsofvegas.words import and_list, dollars
 from companion.games.messages import Msg, msg, nmsg
+from companion.games.violations import RuleViolation
+from companion.games.words import colour_word
 
 OPTIONS = frozenset({"lay_off", "virtual_deck", "colours"})
 DECK_NAME = "lordsofvegas"

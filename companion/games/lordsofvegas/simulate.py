@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from companion.games.base import Die, Option
+from companion.games.base import Option
+from companion.games.inputs import Die
 from companion.games.lordsofvegas.actions import Action, Card, EndTurn, Gamble, Roll, Trade
 from companion.games.lordsofvegas.board import DICE_PER_PLAYER, END_OF_GAME, LOTS
 from companion.games.lordsofvegas.gamble import gamble_targets

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.games.base import evolve
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.board import DICE_PER_PLAYER, LOTS, TILES_PER_COLOUR
 
 Phase = Literal["deal", "start", "draw", "play", "over"]

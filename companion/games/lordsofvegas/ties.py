@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.base import Die, Event, evolve
-from companion.games.base import colour_word as cw
+from companion.games.base import Event
+from companion.games.evolve import evolve
+from companion.games.inputs import Die
 from companion.games.lordsofvegas.arrange import normalise, owners_of, roll_spec, share_out
 from companion.games.lordsofvegas.casinos import first_tie
 from companion.games.lordsofvegas.state import LordsState, Payout, SettleTies, TieRoll, push
 from companion.games.lordsofvegas.words import and_list
 from companion.games.messages import msg
+from companion.games.words import colour_word as cw
 
 REASON = "boss tie"
 

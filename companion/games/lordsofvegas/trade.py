@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.games.base import Event, RuleViolation, evolve
+from companion.games.base import Event
+from companion.games.evolve import evolve
 from companion.games.lordsofvegas.actions import Trade
 from companion.games.lordsofvegas.board import DICE_PER_PLAYER, LOTS
 from companion.games.lordsofvegas.building import lot_of
 from companion.games.lordsofvegas.state import CheckMarkers, LordsState, SettleTies, push, transfer, with_space
 from companion.games.lordsofvegas.words import and_list, dollars
 from companion.games.messages import Msg, Param, msg
+from companion.games.violations import RuleViolation
 
 
 def trade(state: LordsState, t: Trade, events: list[Event]) -> LordsState:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.games.base import JSON, Outcome, colour_word
+from companion.games.base import Outcome
+from companion.games.inputs import JSON
 from companion.games.lordsofvegas.board import (
     COLOURS,
     COMPANY,
@@ -19,6 +20,7 @@ from companion.games.lordsofvegas.casinos import Casino, casinos
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, Space
 from companion.games.lordsofvegas.words import and_list, dollars
 from companion.games.messages import Msg, msg, nmsg
+from companion.games.words import colour_word
 
 
 def scoreboard(state: LordsState, prompt: Msg, outcome: Outcome | None) -> JSON:
