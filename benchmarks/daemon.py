@@ -48,7 +48,8 @@ def long_record(inputs: int, seed: int = 1) -> list[str]:
     The players here push their luck (they rarely stop to claim), which makes games long enough to
     stand for a whole evening without repeating anything; the game need not be over for replay.
     """
-    from companion.games.heckmeck.rules import Claim, HeckmeckRules
+    from companion.games.heckmeck.actions import Claim
+    from companion.games.heckmeck.rules import HeckmeckRules
     from companion.games.heckmeck.simulate import random_roll
     from companion.store.record import Header
 

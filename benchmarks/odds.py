@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
 from companion.games.base import Die  # noqa: E402
-from companion.games.heckmeck.rules import HeckmeckRules, Roll  # noqa: E402
+from companion.games.heckmeck.actions import Roll  # noqa: E402
+from companion.games.heckmeck.rules import HeckmeckRules  # noqa: E402
 from companion.odds import cincinnati, heckmeck, lasvegas, lordsofvegas  # noqa: E402
 
 RUNS = 7

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.games.heckmeck.rules import DICE, FACES, TILES, WORM, HeckmeckState, worms_on
+from companion.games.heckmeck.state import DICE, FACES, TILES, WORM, HeckmeckState, worms_on
 
 POINTS = (1, 2, 3, 4, 5, 5)  # by face index: faces 1-5, then the worm
 WORM_BIT = 1 << 5

@@ -11,18 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Die, RuleViolation
-from companion.games.heckmeck.rules import (
-    DICE,
-    FACES,
-    TILES,
-    WORM,
-    HeckmeckRules,
-    HeckmeckState,
-    Roll,
-    Take,
-    worms_on,
-)
+from companion.games.heckmeck.actions import Roll, Take
+from companion.games.heckmeck.rules import HeckmeckRules
 from companion.games.heckmeck.simulate import random_input
+from companion.games.heckmeck.state import DICE, FACES, TILES, WORM, HeckmeckState, worms_on
 
 rules = HeckmeckRules()
 

@@ -7,17 +7,9 @@ from dataclasses import replace
 import pytest
 
 from companion.games.base import Die, RuleViolation
-from companion.games.heckmeck.rules import (
-    TILES,
-    WORM,
-    Claim,
-    HeckmeckRules,
-    HeckmeckState,
-    Roll,
-    Stop,
-    Take,
-    worms_on,
-)
+from companion.games.heckmeck.actions import Claim, Roll, Stop, Take
+from companion.games.heckmeck.rules import HeckmeckRules
+from companion.games.heckmeck.state import TILES, WORM, HeckmeckState, worms_on
 
 W = WORM
 rules = HeckmeckRules()

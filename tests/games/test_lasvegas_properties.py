@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Die, RuleViolation
+from companion.games.lasvegas.actions import DrawNote, Roll
 from companion.games.lasvegas.banknotes import DECK, TOTAL
-from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Roll
+from companion.games.lasvegas.rules import LasVegasRules
 from companion.games.lasvegas.simulate import random_input
 from companion.games.lasvegas.state import OWN_DICE, ROUNDS, SPARE_WHITES, LasVegasState, whites_per_player
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.base import Die
+from companion.games.lasvegas.actions import DrawNote, Place, Roll
 from companion.games.lasvegas.banknotes import TOTAL, remove_one
 from companion.games.lasvegas.payout import WHITE, pay
-from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Place, Roll
+from companion.games.lasvegas.rules import LasVegasRules
 from companion.games.lasvegas.state import Casino, LasVegasState
 from companion.i18n.render import localize
 

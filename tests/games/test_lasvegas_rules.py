@@ -10,12 +10,13 @@ import pytest
 
 from companion.games import get_rules
 from companion.games.base import Die, MalformedAction, RuleViolation
-from companion.games.lasvegas import banknotes, payout, view
+from companion.games.lasvegas import actions, banknotes, options, payout, view, words
 from companion.games.lasvegas import rules as rules_module
 from companion.games.lasvegas import state as state_module
+from companion.games.lasvegas.actions import DrawNote, Place, Roll
 from companion.games.lasvegas.banknotes import COMPOSITION, DECK, TOTAL
 from companion.games.lasvegas.payout import WHITE, pay
-from companion.games.lasvegas.rules import DrawNote, LasVegasRules, Place, Roll
+from companion.games.lasvegas.rules import LasVegasRules
 from companion.games.lasvegas.simulate import play, random_input
 from companion.games.lasvegas.state import Casino, LasVegasState
 from companion.i18n.render import localize
@@ -183,7 +184,7 @@ def test_white_dice_are_rolled_and_placed_with_own_dice_of_the_chosen_face() -> 
 
 
 def test_ruling_the_engine_draws_no_random_numbers() -> None:
-    for module in (rules_module, payout, banknotes, state_module, view):
+    for module in (rules_module, actions, options, words, payout, banknotes, state_module, view):
         source = inspect.getsource(module)
         assert "import random" not in source and "from random" not in source
 

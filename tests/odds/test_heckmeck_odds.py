@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Die
-from companion.games.heckmeck.rules import FACES, TILES, WORM, Claim, HeckmeckRules, HeckmeckState, Roll, Stop, Take
+from companion.games.heckmeck.actions import Claim, Roll, Stop, Take
+from companion.games.heckmeck.rules import HeckmeckRules
 from companion.games.heckmeck.simulate import random_input
+from companion.games.heckmeck.state import FACES, TILES, WORM, HeckmeckState
 from companion.odds import heckmeck as odds
 
 rules = HeckmeckRules()

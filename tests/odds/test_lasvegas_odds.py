@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.base import Die
+from companion.games.lasvegas.actions import Place
 from companion.games.lasvegas.payout import WHITE, pay
-from companion.games.lasvegas.rules import LasVegasRules, Place
+from companion.games.lasvegas.rules import LasVegasRules
 from companion.games.lasvegas.simulate import random_input
 from companion.games.lasvegas.state import Casino, LasVegasState
 from companion.odds import lasvegas as odds

@@ -9,99 +9,17 @@ available means taking one of the claims offered.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from companion.games.base import Awaiting, Event, Option, Outcome, Rules
 from companion.games.codec import ActionCodec
 from companion.games.evolve import evolve
-from companion.games.inputs import JSON, DiceSpec, Die, Face
+from companion.games.heckmeck.actions import Action, Claim, Roll, Stop, Take, codec
+from companion.games.heckmeck.state import FACES, ORDER, TILES, WORM, HeckmeckState, face_points, worms_on
+from companion.games.inputs import JSON, DiceSpec, Face
 from companion.games.messages import Msg, msg, nmsg
 from companion.games.violations import RuleViolation
 from companion.games.words import face_word
-
-WORM = "worm"
-FACES: tuple[Face, ...] = (1, 2, 3, 4, 5, WORM)
-DICE = 8
-TILES: tuple[int, ...] = tuple(range(21, 37))
-Phase = Literal["roll", "take", "decide", "claim", "over"]
-
-
-POINTS: dict[Face, int] = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, WORM: 5}  # a worm counts five
-ORDER: dict[Face, int] = {f: i for i, f in enumerate(FACES)}  # how dice are listed: 1-5, then worms
-
-
-def worms_on(tile: int) -> int:
-    """Worms printed on a tile: 21-24 one, 25-28 two, 29-32 three, 33-36 four."""
-    return (tile - 17) // 4
-
-
-def face_points(face: Face) -> int:
-    return 5 if face == WORM else int(face)
-
-
-def face_name(face: Face) -> str:
-    """A face as the record writes it (``"worm"`` or the number); :func:`face_word` is how it is said."""
-    return "worm" if face == WORM else str(face)
-
-
-codec: ActionCodec[Any] = ActionCodec()
-
-
-@codec.register("roll")
-@dataclass(frozen=True)
-class Roll:
-    """The faces showing after the player threw the dice that are not yet kept."""
-
-    dice: tuple[Die, ...]
-
-
-@codec.register("take")
-@dataclass(frozen=True)
-class Take:
-    """Keep every die of one face from the current roll."""
-
-    face: int | str
-
-
-@codec.register("claim")
-@dataclass(frozen=True)
-class Claim:
-    """End the turn taking ``tile``: from the grill, or from ``victim``'s stack when stealing."""
-
-    tile: int
-    victim: int | None = None
-
-
-@codec.register("stop")
-@dataclass(frozen=True)
-class Stop:
-    """End the turn without a claim: a failed turn (only legal when nothing can be claimed)."""
-
-
-Action = Roll | Take | Claim | Stop
-
-
-@dataclass(frozen=True)
-class HeckmeckState:
-    players: tuple[str, ...]
-    short_variant: bool
-    grill: tuple[int, ...]  # face-up tiles still on the grill, ascending
-    face_down: tuple[int, ...]  # tiles turned over, out of the game
-    stacks: tuple[tuple[int, ...], ...]  # per player, bottom first; the last one is on top
-    current: int
-    phase: Phase
-    roll: tuple[Face, ...] = ()  # the faces of the latest roll, while a face must be taken
-    kept: tuple[Face, ...] = ()  # dice set aside this turn, in the order taken
-    turn: int = 1
-
-    @property
-    def kept_total(self) -> int:
-        return sum(POINTS[f] for f in self.kept)
-
-    @property
-    def dice_left(self) -> int:
-        return DICE - len(self.kept)
 
 
 class HeckmeckRules(Rules[HeckmeckState, Action]):

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import random
 
-from companion.games.heckmeck.rules import FACES, Action, HeckmeckRules, HeckmeckState, Roll, Stop
+from companion.games.heckmeck.actions import Action, Roll, Stop
+from companion.games.heckmeck.rules import HeckmeckRules
+from companion.games.heckmeck.state import FACES, HeckmeckState
 from companion.games.inputs import Die
 
 

@@ -16,64 +16,32 @@ Rulings where the rulebook is silent are listed in docs/games/lasvegas.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from companion.games.base import Awaiting, Event, Option, Outcome, Rules
 from companion.games.codec import ActionCodec
 from companion.games.evolve import evolve
 from companion.games.inputs import JSON, CardSpec, DiceSpec, Die
+from companion.games.lasvegas.actions import Action, DrawNote, Place, Roll, codec
 from companion.games.lasvegas.banknotes import DECK, VALUES, highest_first, remove_one
+from companion.games.lasvegas.options import OPTIONS, dice_colours
 from companion.games.lasvegas.payout import WHITE, describe, pay
 from companion.games.lasvegas.state import (
     CASINOS,
     FACES,
     NEUTRAL,
     OWN_DICE,
-    PALETTE,
     ROUNDS,
     SPARE_WHITES,
     Casino,
     LasVegasState,
-    Placement,
     whites_per_player,
 )
 from companion.games.lasvegas.view import payout_json, scoreboard
-from companion.games.messages import Msg, msg, nmsg
+from companion.games.lasvegas.words import placed_text, placement_label, roll_prompt
+from companion.games.messages import msg, nmsg
 from companion.games.violations import RuleViolation
 from companion.games.words import colour_word, face_word
-
-OPTIONS = frozenset({"colours", "neutral_dice", "virtual_deck", "money_open", "first_player"})
-
-
-codec: ActionCodec[Any] = ActionCodec()
-
-
-@codec.register("note")
-@dataclass(frozen=True)
-class DrawNote:
-    """A banknote drawn from the deck to stock the next casino that holds less than 50,000."""
-
-    value: int
-
-
-@codec.register("roll")
-@dataclass(frozen=True)
-class Roll:
-    """The dice as they landed: the player's own colour and white (or the spare white dice)."""
-
-    dice: tuple[Die, ...]
-
-
-@codec.register("place")
-@dataclass(frozen=True)
-class Place:
-    """Put every die of ``face`` from the roll, own and white, on casino ``face``."""
-
-    face: int
-
-
-Action = DrawNote | Roll | Place
 
 
 class LasVegasRules(Rules[LasVegasState, Action]):
@@ -95,7 +63,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         first = options.get("first_player", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < n:
             raise RuleViolation(msg("The start player must be one of the players."))
-        colours = _colours(options.get("colours"), n, neutral)
+        colours = dice_colours(options.get("colours"), n, neutral)
         whites = whites_per_player(n) if neutral else 0
         state = LasVegasState(
             players=tuple(p.strip() for p in players),
@@ -159,7 +127,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             )
             return Awaiting("dice", who, prompt, dice=self.roll_spec(state))
         if state.phase == "roll":
-            return Awaiting("dice", who, _hand(state, state.current), dice=self.roll_spec(state))
+            return Awaiting("dice", who, roll_prompt(state, state.current), dice=self.roll_spec(state))
         options = state.placements()
         only = len(options) == 1
         prompt = msg("{player}: choose a number; all dice showing it go on that casino.", player=name)
@@ -167,7 +135,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             "choice",
             who,
             prompt,
-            options=tuple(Option(Place(p.face), _label(p, state.neutral_dice), only) for p in options),
+            options=tuple(Option(Place(p.face), placement_label(p, state.neutral_dice), only) for p in options),
         )
 
     def outcome(self, state: LasVegasState) -> Outcome | None:
@@ -305,7 +273,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             roll=(),
             last_placement=choice,
         )
-        text = _placed(choice, state.players[seat])
+        text = placed_text(choice, state.players[seat])
         data = {"player": seat, "casino": face, "own": choice.own, "white": choice.white}
         return self._next_turn(state, [Event("placed", text, data)])
 
@@ -374,30 +342,6 @@ class LasVegasRules(Rules[LasVegasState, Action]):
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _colours(value: JSON, n: int, neutral: bool) -> tuple[str, ...]:
-    if value is None:
-        return PALETTE[:n]
-    if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-        raise RuleViolation(msg("The dice colours must be a list of colour names, one per player."))
-    colours = tuple(c.strip().lower() for c in value)
-    if len(colours) != n:
-        raise RuleViolation(
-            nmsg(
-                "Give one dice colour per player: {n} colour, not {count}.",
-                "Give one dice colour per player: {n} colours, not {count}.",
-                n,
-                count=len(colours),
-            )
-        )
-    if any(not c for c in colours):
-        raise RuleViolation(msg("Every player needs a dice colour."))
-    if len(set(colours)) != n:
-        raise RuleViolation(msg("Two players have the same dice colour; the camera could not tell them apart."))
-    if neutral and NEUTRAL in colours:
-        raise RuleViolation(msg("White is the colour of the neutral dice; choose another colour for that player."))
-    return colours
-
-
 def _empty_casinos(n: int) -> tuple[Casino, ...]:
     return tuple(Casino(i, (), (0,) * n, 0) for i in range(1, CASINOS + 1))
 
@@ -422,64 +366,3 @@ def _normalise(dice: tuple[Die, ...], spec: DiceSpec) -> tuple[Die, ...]:
 
 def _die_order(d: Die) -> tuple[int, bool]:
     return (int(d.face) if isinstance(d.face, int) else 0, d.colour == NEUTRAL)
-
-
-def _hand(state: LasVegasState, seat: int) -> Msg:
-    """The roll prompt: the player's own dice, and the white dice still in their pool."""
-    own, white = state.own_left[seat], state.white_left[seat]
-    name = state.players[seat]
-    if own and white:
-        return nmsg(
-            "{player}: roll your {n} die and {white} white.",
-            "{player}: roll your {n} dice and {white} white.",
-            own,
-            player=name,
-            white=white,
-        )
-    if own:
-        return nmsg("{player}: roll your {n} die.", "{player}: roll your {n} dice.", own, player=name)
-    return nmsg(
-        "{player}: roll the {n} white die left in your pool.",
-        "{player}: roll the {n} white dice left in your pool.",
-        white,
-        player=name,
-    )
-
-
-def _label(p: Placement, neutral: bool) -> Msg:
-    """``Casino 4: 3 of yours and 1 white`` (or ``Casino 4: 3 dice`` without white dice)."""
-    if not neutral:
-        return nmsg("Casino {casino}: {n} die", "Casino {casino}: {n} dice", p.own, casino=p.face)
-    if not p.white:
-        return msg("Casino {casino}: {own} of yours", casino=p.face, own=p.own)
-    if not p.own:
-        return nmsg("Casino {casino}: {n} white die", "Casino {casino}: {n} white dice", p.white, casino=p.face)
-    return msg("Casino {casino}: {own} of yours and {white} white", casino=p.face, own=p.own, white=p.white)
-
-
-def _placed(p: Placement, name: str) -> Msg:
-    """``Anna put 3 dice and 1 white on casino 4.`` for the turn log."""
-    if p.own and p.white:
-        return nmsg(
-            "{player} put {n} die and {white} white on casino {casino}.",
-            "{player} put {n} dice and {white} white on casino {casino}.",
-            p.own,
-            player=name,
-            white=p.white,
-            casino=p.face,
-        )
-    if p.own:
-        return nmsg(
-            "{player} put {n} die on casino {casino}.",
-            "{player} put {n} dice on casino {casino}.",
-            p.own,
-            player=name,
-            casino=p.face,
-        )
-    return nmsg(
-        "{player} put {n} white die on casino {casino}.",
-        "{player} put {n} white dice on casino {casino}.",
-        p.white,
-        player=name,
-        casino=p.face,
-    )

@@ -11,7 +11,8 @@ import random
 from collections.abc import Mapping, Sequence
 
 from companion.games.inputs import JSON, Die
-from companion.games.lasvegas.rules import Action, DrawNote, LasVegasRules, Roll
+from companion.games.lasvegas.actions import Action, DrawNote, Roll
+from companion.games.lasvegas.rules import LasVegasRules
 from companion.games.lasvegas.state import LasVegasState
 
 
