@@ -11,45 +11,21 @@ import random
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from companion.games import game_names, get_rules
-from companion.games.base import Awaiting, Event, MalformedAction, RuleViolation
+from companion.games.base import Awaiting, Event, RuleViolation
 from companion.games.messages import Msg, msg, raw
 from companion.store.journal import Journal
-from companion.store.record import (
-    Header,
-    RecordError,
-    Timeline,
-    check_entry,
-    describe,
-    is_summary,
-    read_lines,
-    reason_of,
-)
+from companion.store.record import Header, Timeline
+from companion.table.button_state import Controls
+from companion.table.game_view import game_view
+from companion.table.odds_switch import ODDS_OFF, odds_settings
+from companion.table.record_import import import_record
 
 LOG_LENGTH = 40
 COMPANION_DEVICE = "companion:virtual-deck"
-ODDS_WHERE = ("all", "ask")
-"""Where the odds show when they are on: on every tablet, or only on a tablet where a player asks."""
-ODDS_OFF: dict[str, Any] = {"on": False, "where": "all"}
-
-
-def odds_settings(value: Any) -> dict[str, Any]:
-    """A game's odds switch from a request (``{"on": bool, "where": "all" | "ask"}``, both optional),
-    over the default (off, every tablet); RuleViolation for anything else."""
-    if value is None:
-        return dict(ODDS_OFF)
-    if not isinstance(value, Mapping) or set(value) - {"on", "where"}:
-        raise MalformedAction(msg("The odds setting is on or off, shown on every tablet or where a player asks."))
-    out = {**ODDS_OFF, **value}
-    if not isinstance(out["on"], bool):
-        raise MalformedAction(msg("The odds are either on or off."))
-    if out["where"] not in ODDS_WHERE:
-        raise MalformedAction(msg("The odds show on every tablet or where a player asks."))
-    return out
 
 
 def _by_companion(entry: Mapping[str, Any]) -> bool:
@@ -62,16 +38,6 @@ def utc_now() -> str:
 
 class NoGame(RuleViolation):
     """An input arrived while no game is open."""
-
-
-@dataclass
-class Controls:
-    """What the hardware buttons act on: the highlighted option and the camera's latest reading."""
-
-    highlight: int | None = None  # None: the option the rules recommend
-    reading: list[dict[str, Any]] | None = None
-    reading_note: Msg | None = None
-    reading_trusted: bool = True  # False: wrong count or unsure dice; confirm will not take it
 
 
 Listener = Callable[[dict[str, Any]], None]
@@ -249,30 +215,7 @@ class Table:
 
     def import_record(self, lines: Iterable[str]) -> int:
         """Check a whole record by replay, then store it as a new game (all or nothing)."""
-        header: Header | None = None
-        timeline: Timeline | None = None
-        entries: list[dict[str, Any]] = []
-        for number, data in read_lines(lines):
-            try:
-                if header is None:
-                    header = Header.from_json(data)
-                    timeline = Timeline(get_rules(header.game), header)
-                    continue
-                if is_summary(data):
-                    continue  # statistics written by an export: worked out again, never stored
-                assert timeline is not None
-                entry = check_entry(data)
-                timeline.feed(entry)
-                entries.append(entry)
-            except (ValueError, RuleViolation) as exc:
-                raise RecordError(number, reason_of(exc)) from None
-        if header is None:
-            raise RecordError(1, msg("the record is empty; it needs at least a header line"))
-        assert timeline is not None
-        outcome = timeline.rules.outcome(timeline.state)
-        summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
-        # one transaction: a crash never leaves half a game behind
-        return self.journal.import_game(header, self.clock(), entries, finished=outcome is not None, summary=summary)
+        return import_record(self.journal, lines, self.clock())
 
     # --- inputs ------------------------------------------------------------------------------
     def submit(self, action: Any, *, device: str) -> list[Event]:
@@ -383,7 +326,7 @@ class Table:
             awaiting = self.awaiting()
             if awaiting is None or not awaiting.options or awaiting.kind == "secret":
                 raise RuleViolation(msg("There is nothing to choose between right now."))
-            self.controls.highlight = (self._highlight(awaiting) + 1) % len(awaiting.options)
+            self.controls.highlight = (self.controls.highlighted(awaiting) + 1) % len(awaiting.options)
             self._changed()
 
     def confirm(self, *, device: str) -> list[Event]:
@@ -401,19 +344,12 @@ class Table:
                 return self.submit({"type": "roll", "dice": self.controls.reading}, device=device)
             chosen = self.controls.highlight is not None or any(o.recommended for o in awaiting.options)
             if awaiting.options and (chosen or awaiting.dice is None):
-                index = self._highlight(awaiting)
+                index = self.controls.highlighted(awaiting)
                 action = self._timeline().rules.action_to_json(awaiting.options[index].action)
                 return self.submit(action, device=device)
             if awaiting.dice is not None:
                 raise RuleViolation(msg("Waiting for the dice: roll them under the camera or enter them."))
             raise RuleViolation(msg("There is nothing to confirm."))
-
-    def _highlight(self, awaiting: Awaiting[Any]) -> int:
-        if not awaiting.options:
-            return 0
-        if self.controls.highlight is not None:
-            return self.controls.highlight % len(awaiting.options)
-        return next((i for i, o in enumerate(awaiting.options) if o.recommended), 0)
 
     # --- views -------------------------------------------------------------------------------
     def latest_view(self) -> dict[str, Any]:
@@ -433,48 +369,6 @@ class Table:
             timeline = self.timeline
             if timeline is None:
                 return base
-            rules, state = timeline.rules, timeline.state
-            awaiting = rules.awaiting(state)
-            highlight = self._highlight(awaiting)
-            outcome = rules.outcome(state)
-            last = timeline.steps[-1] if timeline.steps else None
-            base["game"] = {
-                "id": self.game_id,
-                "name": timeline.header.game,
-                "title": rules.title,
-                "players": list(timeline.header.players),
-                "options": dict(timeline.header.options),
-                "inputs": len(timeline.steps),
-                "can_undo": bool(timeline.steps),
-                "undo_label": describe(last).to_json() if last else None,
-                "undo_warns": bool(last and last.entry.get("action", {}).get("type") == "roll"),
-                "can_redo": bool(timeline.redo_stack),
-                "awaiting": awaiting_json(rules, awaiting, highlight, self.controls.highlight is not None),
-                "scoreboard": rules.scoreboard(state),
-                "outcome": None if outcome is None else outcome.to_json(),
-                "log": list(self.log),
-                "reading": self.controls.reading,
-                "reading_note": None if self.controls.reading_note is None else self.controls.reading_note.to_json(),
-                "odds": self.odds_settings(),
-            }
+            base["game"] = game_view(self.game_id, timeline, self.controls, self.log, self.odds_settings())
             return base
 
-
-def awaiting_json(rules: Any, awaiting: Awaiting[Any], highlight: int = 0, chosen: bool = False) -> dict[str, Any]:
-    """``highlight`` is the option *confirm* would take; ``chosen`` says a player moved it there."""
-    return {
-        "kind": awaiting.kind,
-        "players": list(awaiting.players),
-        "prompt": awaiting.prompt.to_json(),
-        "options": [
-            {
-                "action": rules.action_to_json(o.action),
-                "label": o.label.to_json(),
-                "recommended": o.recommended,
-                "highlighted": i == highlight and (chosen or o.recommended),
-            }
-            for i, o in enumerate(awaiting.options)
-        ],
-        "dice": None if awaiting.dice is None else awaiting.dice.to_json(),
-        "card": None if awaiting.card is None else awaiting.card.to_json(),
-    }
