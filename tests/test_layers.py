@@ -194,3 +194,42 @@ def test_no_two_modules_import_each_other():
         (a, b) for a, deps in GRAPH.items() for b in deps if b in GRAPH and a < b and a in GRAPH.get(b, ())
     )
     assert pairs == []
+
+
+# --- no room too large to read at a sitting --------------------------------------------------------
+
+ROOT = COMPANION.parent
+MOST_LINES = 400
+CODE = {"companion": ("*.py",), "web/static": ("*.js", "*.css")}  # web/static/vendor/ is not ours to split
+
+
+def lines_of(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def too_long(root: Path, code: dict[str, tuple[str, ...]], most: int) -> dict[str, int]:
+    """Every code file under ``root``'s folders in ``code`` longer than ``most`` lines, by its path."""
+    return {
+        path.relative_to(root).as_posix(): lines_of(path)
+        for folder, patterns in code.items()
+        for pattern in patterns
+        for path in (root / folder).rglob(pattern)
+        if "vendor" not in path.relative_to(root / folder).parts and lines_of(path) > most
+    }
+
+
+def test_no_code_file_is_over_400_lines():
+    assert too_long(ROOT, CODE, MOST_LINES) == {}, "split these by job"
+
+
+def test_the_line_limit_catches_a_long_file(tmp_path: Path):
+    """The check can fail: a file one line over is reported, one at the limit and the vendor's are not."""
+    (tmp_path / "pkg" / "inner").mkdir(parents=True)
+    (tmp_path / "static" / "vendor").mkdir(parents=True)
+    (tmp_path / "pkg" / "inner" / "long.py").write_text("x = 1\n" * 401)
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * 400)
+    (tmp_path / "pkg" / "data.json").write_text("1\n" * 900)
+    (tmp_path / "static" / "page.js").write_text("let x;\n" * 401)
+    (tmp_path / "static" / "vendor" / "lib.js").write_text("let y;\n" * 900)
+    code = {"pkg": ("*.py",), "static": ("*.js", "*.css")}
+    assert too_long(tmp_path, code, 400) == {"pkg/inner/long.py": 401, "static/page.js": 401}
