@@ -1,7 +1,7 @@
 """Does a change to the reader read the dev photos as before? This tree against another checkout.
 
     git worktree add /tmp/base <commit>
-    .venv/bin/python benchmarks/vision_same_readings.py /tmp/base [--sets NAME ...] [--set NAME=VALUE ...]
+    .venv/bin/python training/experiments/vision_same_readings.py /tmp/base [--sets NAME ...] [--set NAME=VALUE ...]
 
 A speed change must not change what the reader reads. Each tree reads the dev photos of the four
 real sets (``training/detector/data.py``'s dev rule: where settings are chosen, never the held-back
@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "dice"
 SETS = ("nell-byler-d6", "matteop65-webcam", "rune55-gray-closeups", "chase-casino-crops")
 

@@ -1,8 +1,9 @@
 """Where the reader loses the dice it misses: for each labelled die no reading matches, the last stage
 that still had it.
 
-    .venv/bin/python benchmarks/vision_losses.py --part train --sets rune55-gray-closeups [--list]
-    .venv/bin/python benchmarks/vision_losses.py --part train --sets nell-byler-d6 --detector D.onnx --model F.onnx
+    .venv/bin/python training/experiments/vision_losses.py --part train --sets rune55-gray-closeups [--list]
+    .venv/bin/python training/experiments/vision_losses.py --part train --sets nell-byler-d6
+        --detector D.onnx --model F.onnx
 
 Stages, from the earliest loss to the latest:
 
@@ -14,7 +15,7 @@ Stages, from the earliest loss to the latest:
 - ``a die, lost later``: a window near it was a die, and none survived (suppression, the size filter).
 
 "Near" is within half the label's side of its centre. The reader is the daemon's (with the detector),
-blind. Only ``--part dev`` and ``--part train`` (the same photos as ``vision_detection.py``): the
+blind. Only ``--part dev`` and ``--part train`` (the same photos as ``benchmarks/vision_detection.py``): the
 held-back photos are for scoring, not for looking at what went wrong.
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
 from companion.vision.detector import DieDetector  # noqa: E402

@@ -1,6 +1,6 @@
 """What the empty-tray reference adds, measured apart from the blind numbers, on rendered hard trays.
 
-    .venv/bin/python benchmarks/empty_tray_reference.py [--trays 60] [--part test|dev] [--detector]
+    .venv/bin/python training/experiments/empty_tray_reference.py [--trays 60] [--part test|dev] [--detector]
         [--json out.json]
 
 No real data set has a fixed camera *and* a photo of its empty tray (matteop65-webcam's frames all
@@ -31,7 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
 from companion.vision.detection_score import DetectionScore  # noqa: E402

@@ -1,7 +1,8 @@
 """How the dice reader holds up when the same photos are taken differently: dimmer, closer, wider,
 turned, more compressed. Per-die accuracy for each change, scored like ``companion dice eval``.
 
-    .venv/bin/python benchmarks/vision_robustness.py [--part test|val] [--model M.onnx] [--no-detector] [--changes ...]
+    .venv/bin/python training/experiments/vision_robustness.py [--part test|val] [--model M.onnx] [--no-detector]
+        [--changes ...]
 
 ``--part test`` (default): the held-back photos of split.json with the shipped model. ``--part val``:
 the dev part of the train photos (``training/detector/data.py``'s rule; for nell-byler-d6 and the
@@ -28,7 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision.detector import DieDetector, available  # noqa: E402

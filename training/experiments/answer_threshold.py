@@ -2,15 +2,16 @@
 
 The reader answers a die (state "settled") when its confidence is at least ``tuning.UNCERTAIN``;
 below it the tablet asks for one tap. This reads each photo once, blind, with the detector, matches
-the dice to the labels as ``vision_detection.py`` does, and prints for each threshold the answered
+the dice to the labels as ``benchmarks/vision_detection.py`` does, and prints for each threshold the answered
 dice and the wrong ones among them (confident-wrong). The reading itself does not depend on the
 threshold (the detector's witness rule has its own bar, ``tuning.SURE_READING``), so one read gives
 every row.
 
-    .venv/bin/python benchmarks/answer_threshold.py --part dev
-    .venv/bin/python benchmarks/answer_threshold.py --part train --sets nell-byler-d6 --detector D.onnx --model F.onnx
+    .venv/bin/python training/experiments/answer_threshold.py --part dev
+    .venv/bin/python training/experiments/answer_threshold.py --part train --sets nell-byler-d6
+        --detector D.onnx --model F.onnx
 
-``--part`` as in ``vision_detection.py`` (the same photos): dev (where choices are made), train
+``--part`` as in ``benchmarks/vision_detection.py`` (the same photos): dev (where choices are made), train
 (every train photo but the calibration's five, for a set the models were trained without), test
 (the held-back photos).
 """
@@ -22,7 +23,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
 from companion.vision.detector import DieDetector  # noqa: E402

@@ -1,7 +1,7 @@
 """How many windows the reader asks the face classifier about per frame, and the classifier's time.
 
-    PYTHONPATH=$PWD .venv/bin/python benchmarks/classifier_windows.py nell-byler-d6 [--part train] [--frames 40]
-        [--near-detection X]
+    PYTHONPATH=$PWD .venv/bin/python training/experiments/classifier_windows.py nell-byler-d6 [--part train]
+        [--frames 40] [--near-detection X]
 
 The first ``--frames`` photos of a set's split part (sorted by name), each resized to 640x640, read by
 the reader with the detector on one OpenCV thread. ``--near-detection`` replaces
@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv installed
 
 from companion.vision import tuning  # noqa: E402

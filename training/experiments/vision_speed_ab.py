@@ -1,11 +1,12 @@
 """Is a change to the reader faster? This tree against another checkout, taking turns.
 
     git worktree add /tmp/base <commit>
-    .venv/bin/python benchmarks/vision_speed_ab.py /tmp/base [--rounds 5] [--sets nell-byler-d6 matteop65-webcam]
+    .venv/bin/python training/experiments/vision_speed_ab.py /tmp/base [--rounds 5]
+        [--sets nell-byler-d6 matteop65-webcam]
 
 On the shared machine the wall clock of one run moves by several milliseconds from one minute to
 the next, more than most changes are worth. So each round reads the held-back photos (resized to
-640x640, as ``vision_speed.py --square 640``) once with the other tree's reader and once with this
+640x640, as ``benchmarks/vision_speed.py --square 640``) once with the other tree's reader and once with this
 tree's, each in a fresh process pinned to the same core, with the detector, and prints the median
 CPU time a photo of each; the rounds alternate which tree goes first. What a change is worth is the
 median over rounds of the per-round differences: drift falls on both sides of each one.
@@ -20,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data" / "dice"
 
 # Run in a child process with the tree to time first on sys.path (the installed package may be an
