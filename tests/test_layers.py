@@ -1,6 +1,7 @@
 """The wings of ``companion/`` and the way data flows through them (camera -> reader -> rig -> session ->
 engine): each wing imports only wings below it, and no module imports one further up the stream, so
-the tree can be read from the engines outwards without meeting a circle (docs/architecture.md)."""
+the tree can be read from the engines outwards without meeting a circle (docs/architecture.md); and no
+code file is too long to read at a sitting (400 lines)."""
 
 from __future__ import annotations
 
