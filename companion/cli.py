@@ -120,8 +120,8 @@ def _data_dir(args: argparse.Namespace) -> str:
 
 
 def _pin_unlock(args: argparse.Namespace) -> int:
+    from companion.access.pin import request_unlock
     from companion.config import ConfigError
-    from companion.table.pin import request_unlock
 
     try:
         path = request_unlock(_data_dir(args))
@@ -133,8 +133,8 @@ def _pin_unlock(args: argparse.Namespace) -> int:
 
 
 def _pin_set(args: argparse.Namespace) -> int:
+    from companion.access.console import set_pin
     from companion.config import ConfigError
-    from companion.table.pin_console import set_pin
 
     try:
         print(set_pin(Path(_data_dir(args)), sys.stdin))

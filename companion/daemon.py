@@ -20,10 +20,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.access.pin import TablePin
 from companion.config import Config, ConfigError, load, override
 from companion.games.messages import msg
 from companion.store import BackupKeeper, Journal, Recovery, backups_of, open_journal
-from companion.table.pin import TablePin
 from companion.table.session import Table
 from companion.web import create_app
 from companion.web.hub import Hub

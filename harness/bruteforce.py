@@ -113,7 +113,7 @@ def at_once(port: int, route: Route, sources: list[str]) -> int:
 
 
 def realtime(folder: Path, burst_s: float, addresses: int) -> dict[str, Any]:
-    from companion.table.pin import request_unlock
+    from companion.access.pin import request_unlock
 
     daemon = Daemon(folder / "daemon")
     try:
@@ -142,9 +142,9 @@ class Clock:
 
 
 def virtual(folder: Path, guesses: int, addresses: int) -> dict[str, Any]:
+    from companion.access.table_access import TableAccess
     from companion.config import Config, ServerConfig, StoreConfig
     from companion.store.journal import Journal
-    from companion.table.access import TableAccess
     from companion.table.session import Table
     from companion.web import create_app
 
@@ -190,7 +190,7 @@ def virtual(folder: Path, guesses: int, addresses: int) -> dict[str, Any]:
 
 
 def run(guesses: int = 10_000, burst_s: float = 3.0, addresses: int = 64) -> dict[str, Any]:
-    logging.getLogger("companion.table.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
+    logging.getLogger("companion.access.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
     with tempfile.TemporaryDirectory(prefix="harness-pin-") as tmp:
         burst = realtime(Path(tmp) / "real", burst_s, addresses)
         figures = virtual(Path(tmp) / "virtual", guesses, addresses)

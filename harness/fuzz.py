@@ -40,8 +40,8 @@ def build(folder: Path) -> tuple[Any, Any, Any]:
 
 def unlimited() -> Any:
     """The harness's PIN with no budget of wrong guesses: the budget is the brute-force part's business."""
-    from companion.table.access import TableAccess
-    from companion.table.pin_budget import GuessBudget
+    from companion.access.budget import GuessBudget
+    from companion.access.table_access import TableAccess
 
     return TableAccess(PIN, None, budget=GuessBudget(None, client_windows=(), table_windows=()))
 
@@ -66,7 +66,7 @@ def run(requests: int = 400, seed: int = 0, max_rounds: int = 30) -> dict[str, A
     from hypothesis.errors import Unsatisfiable
     from schemathesis import GenerationMode
 
-    logging.getLogger("companion.table.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
+    logging.getLogger("companion.access.pin").setLevel(logging.ERROR)  # thousands of wrong PINs, on purpose
     rng = random.Random(seed)
     totals = {"requests": 0, "distinct": 0, "server_errors": 0, "refused": 0, "refused_changes": 0, "accepted": 0}
     failures: list[dict[str, Any]] = []

@@ -57,6 +57,7 @@ WINGS = {
     "config": 2,
     "store": 2,  # keeping inputs safe: journal, records, integrity, backups, salvage, recovery
     "vision": 3,  # the dice reader
+    "access": 3,  # who may change the game: the PIN, its budget of wrong guesses, the tablets' sessions
     "hardware": 4,  # the devices (the mock camera renders dice with the reader's renderer)
     "table": 5,  # the session and what turns devices into its inputs
     "web": 6,  # the API, the streams, the pages

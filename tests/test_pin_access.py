@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.access.pin import request_unlock
 from companion.config import Config
-from companion.table.pin import request_unlock
 from companion.table.session import Table
 from companion.web import create_app
 
@@ -90,7 +90,7 @@ def test_many_addresses_share_the_table_budget(app: Flask, config: Config) -> No
 
 def test_simultaneous_wrong_pins_spend_exactly_the_budget(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: 60 wrong PINs at once got 6 checked (here, with a slow hash, every one)."""
-    import companion.table.pin as pin_module
+    import companion.access.pin as pin_module
 
     real = pin_module._hash
     monkeypatch.setattr(pin_module, "_hash", lambda given, salt: (time.sleep(0.02), real(given, salt))[1])

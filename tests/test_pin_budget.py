@@ -1,4 +1,4 @@
-"""The budget of wrong PIN guesses on its own (companion/table/pin_budget.py), on a virtual clock."""
+"""The budget of wrong PIN guesses on its own (companion/access/budget.py), on a virtual clock."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-import companion.table.pin_budget as pin_budget
-from companion.table.pin_budget import GuessBudget, Refusal, client_key
+import companion.access.budget as pin_budget
+from companion.access.budget import GuessBudget, Refusal, client_key
 
 
 class Clock:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
+from companion.access.pin import request_unlock
 from companion.config import Config
-from companion.table.pin import request_unlock
 from companion.table.session import Table
 from companion.web import create_app
 
@@ -28,7 +28,7 @@ def guess(client: FlaskClient, pin: str, addr: str = "10.0.0.5") -> int:
 
 
 def test_wrong_pins_lock_the_guesser_out_and_are_logged(client: FlaskClient, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="companion.table.pin")
+    caplog.set_level(logging.WARNING, logger="companion.access.pin")
     codes = [guess(client, f"{n:04d}") for n in range(5, 25)]
     assert codes[:5] == [403] * 5 and set(codes[5:]) == {429}
     res = client.post("/api/pin", headers={"X-Table-Pin": PIN}, environ_base={"REMOTE_ADDR": "10.0.0.5"})
@@ -120,7 +120,7 @@ def test_run_refuses_the_default_pin_with_real_devices(tmp_path: Path, capsys: p
 def test_the_slow_hash_runs_once_for_a_pin_given_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every input carries the PIN: the salted hash (slow on purpose) runs for the first right one only,
     a wrong PIN is still hashed and refused, and a changed PIN forgets the old one at once."""
-    import companion.table.pin as pin_module
+    import companion.access.pin as pin_module
 
     calls: list[str] = []
     real = pin_module._hash

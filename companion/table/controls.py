@@ -100,7 +100,7 @@ class Controls:
         elif name == "reread":
             if kind == "long":
                 # someone at the table lifts every PIN lockout (a tablet that guessed wrong too often)
-                from companion.table.pin import request_unlock
+                from companion.access.pin import request_unlock
 
                 request_unlock(self.config.store.data_dir)
                 self.table.set_status("notice", {"text": "PIN lockouts lifted.", "at": time.time()})

@@ -11,10 +11,10 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.access.table_access import TableAccess
 from companion.assets import asset_dir
 from companion.config import Config
 from companion.odds.service import TurnWarmer
-from companion.table.access import TableAccess
 from companion.table.session import Table
 from companion.web.hub import Hub
 from companion.web.language import install as install_language

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from companion.table.pin import PinError
+from companion.access.pin import PinError
 from companion.web.api.context import access, body, table
 from companion.web.api.errors import ApiError
 from companion.web.api.guard import admit, answer, client

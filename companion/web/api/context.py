@@ -9,9 +9,9 @@ from typing import Any
 
 from flask import current_app, request
 
+from companion.access.table_access import TableAccess
 from companion.games.messages import msg
 from companion.store.record import loads
-from companion.table.access import TableAccess
 from companion.table.session import Table
 from companion.web.api.errors import ApiError
 from companion.web.api.guard import admit

@@ -2,7 +2,7 @@
 
 A request may change the game with a session (``X-Table-Session``, what the tablet keeps once the
 PIN was given right) or the PIN itself (``X-Table-Pin``, for scripts and the first check). The PIN is
-checked below the web (``companion.table.access``), under one budget whatever route carries it: 403
+checked below the web (``companion.access.table_access``), under one budget whatever route carries it: 403
 for a wrong PIN (logged), 429 with ``Retry-After`` while a budget is spent, 503 while the kept PIN is
 damaged (with a banner on every tablet). Reading never needs either.
 """
@@ -13,13 +13,13 @@ import logging
 
 from flask import request
 
+from companion.access.budget import client_key
+from companion.access.table_access import TableAccess, Verdict
 from companion.games.messages import Msg, msg, raw
-from companion.table.access import TableAccess, Verdict
-from companion.table.pin_budget import client_key
 from companion.table.session import Table
 from companion.web.api.errors import ApiError
 
-log = logging.getLogger("companion.table.pin")
+log = logging.getLogger("companion.access.pin")
 
 BANNER = "pin"  # the table status key of the damaged-PIN banner
 TOO_MANY_HERE = (

@@ -12,7 +12,7 @@ if (!deviceId) {
 }
 
 // The session the right PIN opened, as this tablet keeps it (the PIN dialog writes it, every call
-// sends it); never the PIN itself (see companion/table/pin_sessions.py).
+// sends it); never the PIN itself (see companion/access/sessions.py).
 export const session = {
   get: () => store.getItem("session"),
   set: (value) => store.setItem("session", value),

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from companion.store.atomic_file import replace_file
 
-log = logging.getLogger("companion.table.pin")
+log = logging.getLogger("companion.access.pin")
 
 FILE = "table-sessions.json"
 DAYS = 30

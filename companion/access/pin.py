@@ -8,7 +8,7 @@ A kept PIN file that cannot be read is *damage*, not absence: falling back to th
 bring back a PIN the table had replaced (perhaps because too many people knew it). A damaged file
 takes no PIN at all until ``companion pin set`` writes a new one; the running companion notices the
 new file at the next PIN it is given. Nobody guesses through this class: the web asks
-``companion.table.access``, which counts the wrong guesses.
+``companion.access.table_access``, which counts the wrong guesses.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ FILE = "table-pin.json"
 UNLOCK_FILE = "pin-unlock"
 WEAK = {DEFAULT, "0000", "1111", "12345", "123456", "4321"}
 
-log = logging.getLogger("companion.table.pin")
+log = logging.getLogger("companion.access.pin")
 
 
 class PinError(ValueError):
@@ -135,7 +135,7 @@ class TablePin:
 
     def matches(self, given: str) -> bool:
         """Whether ``given`` is the PIN (never, while the kept PIN is damaged). Unbudgeted: requests go
-        through ``companion.table.access``. The salted hash is slow on purpose (about a millisecond
+        through ``companion.access.table_access``. The salted hash is slow on purpose (about a millisecond
         here, four on a Pi), so the PIN last found right is remembered and checked at once."""
         self._refresh()
         kept = self._kept
@@ -173,7 +173,7 @@ class TablePin:
 
 def request_unlock(data_dir: str | Path) -> Path:
     """Ask the running companion to lift every PIN lockout (console and buttons): a file in the data
-    folder that the next PIN check picks up (``companion.table.pin_budget``)."""
+    folder that the next PIN check picks up (``companion.access.budget``)."""
     path = Path(data_dir) / UNLOCK_FILE
     path.write_text("unlock\n")
     return path

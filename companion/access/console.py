@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from companion.table.pin import FILE, TablePin, usable, write_pin
+from companion.access.pin import FILE, TablePin, usable, write_pin
 
 
 def read_new_pin(stream: TextIO) -> str:

@@ -1,7 +1,7 @@
 """Who may change the game: a tablet's session, or the table PIN within the budget of wrong guesses.
 
 Every PIN a request carries, whatever the route or the field (a header, the old PIN of a change), is
-checked here and only here, so one budget counts them all (``pin_budget``). The web turns a
+checked here and only here, so one budget counts them all (``budget``). The web turns a
 ``Verdict`` into its answer; the table's buttons need no PIN.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.table.pin import UNLOCK_FILE, PinError, TablePin
-from companion.table.pin_budget import GuessBudget, Refusal
-from companion.table.pin_sessions import Sessions
+from companion.access.budget import GuessBudget, Refusal
+from companion.access.pin import UNLOCK_FILE, PinError, TablePin
+from companion.access.sessions import Sessions
 
 
 @dataclass(frozen=True)

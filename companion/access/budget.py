@@ -31,7 +31,7 @@ from pathlib import Path
 
 from companion.store.atomic_file import replace_file
 
-log = logging.getLogger("companion.table.pin")
+log = logging.getLogger("companion.access.pin")
 
 LOG_FILE = "pin-guesses.log"
 COMPACT_BYTES = 64 * 1024
