@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Subcommand groups living with the part they drive; each module has register(subparsers).
-PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.table.empty_tray_cli")
+PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.table.empty_tray_cli", "companion.voice.cli")
 
 
 def plain(text: str | None) -> str:
@@ -208,6 +208,7 @@ def _check_config(args: argparse.Namespace) -> int:
     from companion.hardware.debounce import ButtonTiming, ButtonTimingError
     from companion.hardware.pins import check_pins
     from companion.table.camera_source import camera_problems
+    from companion.voice import problems as voice_problems
 
     try:
         config = load(args.config)
@@ -224,6 +225,7 @@ def _check_config(args: argparse.Namespace) -> int:
     except ButtonTimingError as exc:
         errors += [f"[buttons] {e}" for e in exc.errors]
     errors += camera_problems(config.camera)
+    errors += voice_problems(config.voice)
     if config.server.pin == "1234":
         warnings.append("[server] pin is still the default 1234: anyone on the Wi-Fi can change the game")
     for line in warnings:

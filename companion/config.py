@@ -1,6 +1,6 @@
 """The companion's settings: built-in defaults, overridden by a TOML file, overridden by the command line.
 
-The file's tables are ``[server]``, ``[store]``, ``[camera]``, ``[pins]`` and ``[buttons]``
+The file's tables are ``[server]``, ``[store]``, ``[camera]``, ``[pins]``, ``[buttons]`` and ``[voice]``
 (see firmware_config/companion.toml for every key). Hardware tables are kept as plain mappings here
 and validated by the hardware package, which knows what a pin map means.
 """
@@ -48,6 +48,7 @@ class Config:
     camera: dict[str, Any] = field(default_factory=dict)
     pins: dict[str, Any] = field(default_factory=dict)
     buttons: dict[str, Any] = field(default_factory=dict)
+    voice: dict[str, Any] = field(default_factory=dict)  # checked by companion.voice.problems
     mock: bool = False
     source: str = "built-in defaults"
 
@@ -90,7 +91,7 @@ def load(path: str | Path | None = None) -> Config:
         raise ConfigError(not_allowed(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    unknown = set(data) - {"server", "store", "camera", "pins", "buttons"}
+    unknown = set(data) - {"server", "store", "camera", "pins", "buttons", "voice"}
     if unknown:
         raise ConfigError(f"{path}: unknown tables: {', '.join(sorted(unknown))}")
     config = Config(
@@ -99,6 +100,7 @@ def load(path: str | Path | None = None) -> Config:
         camera=dict(data.get("camera", {})),
         pins=dict(data.get("pins", {})),
         buttons=dict(data.get("buttons", {})),
+        voice=dict(data.get("voice", {})),
         source=str(path),
     )
     check(config)

@@ -25,6 +25,8 @@ from companion.config import Config, ConfigError, load, override
 from companion.games.messages import msg
 from companion.store import BackupKeeper, Journal, Recovery, backups_of, open_journal
 from companion.table.session import Table
+from companion.voice import problems as voice_problems
+from companion.voice import start as start_voice
 from companion.web import create_app
 from companion.web.hub import Hub
 
@@ -112,6 +114,8 @@ def run_daemon(args: argparse.Namespace) -> int:
         # with a USB webcam, or the simulated camera through the real pipeline).
         mock = bool(args.mock) or (not on_pi() and args.config is None)
         config = override(config, host=args.host, port=args.port, data=args.data, mock=mock)
+        if voice_problems(config.voice):
+            raise ConfigError("; ".join(voice_problems(config.voice)))
     except ConfigError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
@@ -178,7 +182,10 @@ def run_daemon(args: argparse.Namespace) -> int:
             banner = msg("Safe mode: {reason}. Camera and buttons are off; enter inputs here.", reason=safe_reason)
         table.set_status("banner", banner.to_json())
         table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
-    app = create_app(table, config=config, hub=hub, devices=rig)
+    voice = start_voice(config.voice, language=config.server.language, mock=config.mock,
+                        data_dir=data_dir, lights=getattr(rig, "lights", None))
+    table.subscribe(voice.observe)  # the Pi speaks; the pages get the words in the views (docs/voice.md)
+    app = create_app(table, config=config, hub=hub, devices=rig, voice=voice)
     app.extensions["companion"]["recovery"] = Recovery(config.store.journal_path, opened, keep_backups)
 
     server = make_server(app, config)
@@ -209,6 +216,7 @@ def run_daemon(args: argparse.Namespace) -> int:
         hub.wait_closed()
         if rig is not None:
             rig.close()
+        voice.close()
         for running in keeper:
             running.close()
         server.close()

@@ -60,6 +60,7 @@ WINGS = {
     "access": 3,  # who may change the game: the PIN, its budget of wrong guesses, the tablets' sessions
     "hardware": 4,  # the devices (the mock camera renders dice with the reader's renderer)
     "table": 5,  # the session and what turns devices into its inputs
+    "voice": 5,  # beside the table: it takes the table's views as plain data and never imports the session
     "web": 6,  # the API, the streams, the pages
     "daemon": 7,  # wiring the parts together and running them
     "cli": 8,  # the command line
@@ -133,6 +134,8 @@ def test_the_daemon_and_the_cli_enter_the_store_by_its_front_door():
         ("companion.games", "companion.table.session"),  # engines are pure
         ("companion.games", "companion.vision"),
         ("companion.games", "companion.hardware"),
+        ("companion.voice", "companion.table"),  # the voice hears the table's views, it never calls back
+        ("companion.table", "companion.voice"),  # the table publishes; who listens is the daemon's wiring
     ],
 )
 def test_no_module_imports_up_the_stream(downstream, upstream):

@@ -8,6 +8,7 @@ is simply not driven, so a table without a buzzer runs the same code.
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Literal
 
 from companion.hardware.pins import PinMap
@@ -68,6 +69,20 @@ class StatusLights:
         """Beep ``times`` times; returns at once unless ``wait`` (gpiozero runs it on its own thread)."""
         if self._buzzer is not None:
             self._buzzer.beep(on_time=seconds, off_time=seconds, n=times, background=not wait)
+
+    def cue(self, ok: bool, *, sound: bool = True, light: bool = True) -> None:
+        """A button press the table took (one short beep, the lit LED blinks once) or refused (two beeps,
+        the red LED blinks twice); the lights then show what they showed before. Returns at once."""
+        if sound:
+            self.beep(seconds=0.05 if ok else 0.12, times=1 if ok else 2)
+        led = self._leds.get(self._status if ok else "error")
+        if not light or led is None:
+            return
+        times, seconds = (1, 0.1) if ok else (2, 0.15)
+        led.blink(on_time=seconds, off_time=seconds, n=times, background=True)
+        restore = threading.Timer(2 * times * seconds + 0.05, lambda: self._show(self._status) if self._leds else None)
+        restore.daemon = True
+        restore.start()
 
     def close(self) -> None:
         """Switch everything off and release the pins; safe to call twice."""

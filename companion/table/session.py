@@ -58,6 +58,7 @@ class Table:
         self.game_id: int | None = None
         self.timeline: Timeline | None = None
         self.log: list[dict[str, Any]] = []
+        self.news: list[dict[str, Any]] = []  # the events entered since the last view was shown
         self.controls = Controls()
         self.status: dict[str, Any] = {}
         self.version = 0
@@ -116,6 +117,7 @@ class Table:
             return
         self.version += 1
         view = self._view = self.view()
+        self.news = []  # shown once: the next view carries only what happens after this one
         for listener in list(self._listeners):
             listener(view)
 
@@ -210,8 +212,9 @@ class Table:
         self.timeline = timeline
         self.controls = Controls()
         self.log = []
+        self.news = []
         for step in timeline.steps:
-            self._log(step.events, step.entry)
+            self._log(step.events, step.entry, news=False)
 
     def import_record(self, lines: Iterable[str]) -> int:
         """Check a whole record by replay, then store it as a new game (all or nothing)."""
@@ -290,9 +293,12 @@ class Table:
         summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
         self.journal.mark(game_id, finished=outcome is not None, summary=summary)
 
-    def _log(self, events: list[Event], entry: Mapping[str, Any]) -> None:
+    def _log(self, events: list[Event], entry: Mapping[str, Any], *, news: bool = True) -> None:
         for event in events:
-            self.log.append({**event.to_json(), "device": entry.get("device"), "at": entry.get("at")})
+            logged = {**event.to_json(), "device": entry.get("device"), "at": entry.get("at")}
+            self.log.append(logged)
+            if news:
+                self.news.append(logged)
         del self.log[:-LOG_LENGTH]
 
     def secret_pending(self, game_id: int) -> bool:
@@ -370,5 +376,6 @@ class Table:
             if timeline is None:
                 return base
             base["game"] = game_view(self.game_id, timeline, self.controls, self.log, self.odds_settings())
+            base["game"]["news"] = list(self.news)  # this change's events (the voice says them; companion/voice/)
             return base
 

@@ -60,10 +60,12 @@ def create_app(
     hub: Hub | None = None,
     devices: Any = None,
     access: TableAccess | None = None,
+    voice: Any = None,
 ) -> Flask:
     """Build the app around one table. ``devices`` is the daemon's camera-and-buttons rig (or None);
     ``access`` the table's PIN, budget of wrong guesses and sessions (by default from the config, kept
-    in the data folder)."""
+    in the data folder); ``voice`` (companion.voice.Voice, or None) adds what to say to every view the
+    pages get."""
     from companion.web.api import api
     from companion.web.api.guard import show_damage
     from companion.web.pages import pages
@@ -78,7 +80,7 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = 8 * 1024 * 1024  # a game record import, at most
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
-    table.subscribe(hub.publish)
+    table.subscribe(hub.publish if voice is None else lambda view: hub.publish(voice.decorate(view)))
     table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
     access = access or TableAccess(config.server.pin, Path(config.store.data_dir))
     show_damage(access.pin.damage, table)
