@@ -132,8 +132,20 @@ def _unsure(die: Any) -> bool:
 
 
 def _notice(notice: Any) -> Msg:
+    """A notice as said: a refused press says only why (the page shows which button); a chattering
+    button is named by what it does on the page, not said by its pin name."""
     text = notice.get("text") if isinstance(notice, Mapping) else notice
-    return Msg.from_json(text) if isinstance(text, Mapping) else raw(str(text))
+    if not isinstance(text, Mapping):
+        return raw(str(text))
+    found = Msg.from_json(text)
+    problem = found.params.get("problem")
+    if found.id == "{device}: {problem}" and isinstance(problem, Msg):
+        return problem
+    if found.id == "{device} is noisy and ignored":
+        return msg("A button chatters and is ignored until it is calm.")
+    if found.id == "{device} is calm again":
+        return msg("The chattering button is obeyed again.")
+    return found
 
 
 def _turn(game: Mapping[str, Any], awaiting: Mapping[str, Any]) -> list[Announcement]:

@@ -192,8 +192,9 @@ SAID: dict[str, Said] = {
     "casino_paid": _money,
     "lots_paid": _money,
     "game_over": _game_over,
-    "undone": lambda e, g: Announcement("undo", _text(e)),
-    "redone": lambda e, g: Announcement("undo", _text(e)),
+    # what was undone is in the turn log's words ("Keep 1 x 1"); the question said next tells where the table is
+    "undone": lambda e, g: Announcement("undo", msg("The last input is undone.")),
+    "redone": lambda e, g: Announcement("undo", msg("The input is done again.")),
     "cleared": lambda e, g: Announcement("payout", _text(e)),
     "gamble_result": lambda e, g: Announcement("payout", _text(e)),
     "no_new_face": _silent,  # the failed turn that follows says it
