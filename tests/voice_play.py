@@ -110,3 +110,15 @@ def _readings(table: Table, count: int, step: Any) -> None:
 def new_table(folder: Path) -> Table:
     folder.mkdir(parents=True, exist_ok=True)
     return Table(Journal(folder / "journal.sqlite3"), rng=random.Random(0))
+
+
+class Recorder:
+    """A speaker that says nothing and remembers every utterance at once (an ear for the tests)."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.heard: list[Utterance] = []
+
+    def say(self, utterance: Utterance, cancel: threading.Event) -> None:
+        self.heard.append(utterance)

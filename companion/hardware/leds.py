@@ -9,6 +9,7 @@ is simply not driven, so a table without a buzzer runs the same code.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, Literal
 
 from companion.hardware.pins import PinMap
@@ -25,6 +26,8 @@ class StatusLights:
         self._leds: dict[Status, Any] = {}
         self._buzzer: Any = None
         self._status: Status = "off"
+        self._cue_lock = threading.Lock()
+        self._cues = 0  # counts cues: a newer one ends an older one's flashing
         try:
             fitted: tuple[tuple[Status, int | None], ...] = (
                 ("ready", pins.led_ready),
@@ -71,18 +74,36 @@ class StatusLights:
             self._buzzer.beep(on_time=seconds, off_time=seconds, n=times, background=not wait)
 
     def cue(self, ok: bool, *, sound: bool = True, light: bool = True) -> None:
-        """A button press the table took (one short beep, the lit LED blinks once) or refused (two beeps,
-        the red LED blinks twice); the lights then show what they showed before. Returns at once."""
+        """A button press the table took (one short beep, the lit LED winks once) or refused (two beeps,
+        the red LED flashes twice); the lights then show what they showed before. Returns at once: the
+        flashes run on a short thread of their own, and a newer cue ends an older one."""
         if sound:
             self.beep(seconds=0.05 if ok else 0.12, times=1 if ok else 2)
         led = self._leds.get(self._status if ok else "error")
         if not light or led is None:
             return
+        with self._cue_lock:
+            self._cues += 1
+            mine = self._cues
         times, seconds = (1, 0.1) if ok else (2, 0.15)
-        led.blink(on_time=seconds, off_time=seconds, n=times, background=True)
-        restore = threading.Timer(2 * times * seconds + 0.05, lambda: self._show(self._status) if self._leds else None)
-        restore.daemon = True
-        restore.start()
+
+        def flash() -> None:
+            try:
+                wink()
+            except Exception:  # the lights were closed mid-flash (the companion stopping): nothing to show
+                return
+
+        def wink() -> None:
+            for _ in range(times):
+                for lit in (not led.is_lit, led.is_lit):
+                    if self._cues != mine or not self._leds:
+                        return
+                    led.value = lit
+                    time.sleep(seconds)
+            if self._cues == mine and self._leds:
+                self._show(self._status)
+
+        threading.Thread(target=flash, name="led-cue", daemon=True).start()
 
     def close(self) -> None:
         """Switch everything off and release the pins; safe to call twice."""

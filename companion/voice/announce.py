@@ -36,7 +36,7 @@ class Announcer:
     """Feed it every view in order (``announce``); it returns what that change should say."""
 
     def __init__(self) -> None:
-        self._seen: _Seen | None = None
+        self._seen = _Seen()  # nothing seen yet: the first view with a game says whose turn it is
         self._said_dice: list[Any] | None = None  # the reading just said: its roll is not said again
 
     def announce(self, view: Mapping[str, Any]) -> list[Announcement]:
@@ -44,8 +44,6 @@ class Announcer:
         status = view.get("status") or {}
         seen, now = self._seen, self._facts(view)
         self._seen = now
-        if seen is None:
-            return []  # the companion just started: the table knows where it stands
         out: list[Announcement] = []
         if now.notice_at != seen.notice_at and status.get("notice"):
             out.append(Announcement("notice", _notice(status["notice"])))
@@ -164,7 +162,7 @@ def _turn(game: Mapping[str, Any], awaiting: Mapping[str, Any]) -> list[Announce
 def _options(game: Mapping[str, Any], awaiting: Mapping[str, Any], *, new: bool) -> list[Announcement]:
     """The option *confirm* would take now, for a table played by ear (nothing for a secret choice)."""
     options = awaiting.get("options") or []
-    if awaiting.get("kind") != "choice" or not options:
+    if awaiting.get("kind") not in ("choice", "card") or not options:
         return []
     index = next((i for i, o in enumerate(options) if o.get("highlighted")), None)
     if index is None and awaiting.get("dice") is None:
