@@ -41,7 +41,9 @@ KIOSK_AUTOSTART=/etc/xdg/autostart/companion-kiosk.desktop
 BEGIN_MARK="# >>> vegas-table-companion >>>"
 END_MARK="# <<< vegas-table-companion <<<"
 
-APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero avahi-daemon curl)
+# espeak-ng and alsa-utils (aplay): the companion's voice through the Pi's audio (docs/voice.md)
+APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio python3-gpiozero avahi-daemon curl espeak-ng
+  alsa-utils)
 FROM_APT=(python3-picamera2 python3-lgpio)  # never from pip: picamera2 needs libcamera, python-prctl a compiler
 STAGE=""  # the copy of the checkout the package is built from
 
@@ -223,17 +225,17 @@ install_packages() {
 
 create_user() {
   local group
-  for group in gpio video; do  # Raspberry Pi OS has both; a bare Debian (or a chroot) may lack gpio
+  for group in gpio video audio; do  # Raspberry Pi OS has all three; a bare Debian (or a chroot) may lack gpio
     if ! getent group "$group" >/dev/null 2>&1; then
       run groupadd --system "$group"
     fi
   done
   if id -u "$SERVICE_USER" >/dev/null 2>&1; then
-    say "user $SERVICE_USER exists; making sure it is in gpio and video"
-    run usermod -a -G gpio,video "$SERVICE_USER"
+    say "user $SERVICE_USER exists; making sure it is in gpio, video and audio"
+    run usermod -a -G gpio,video,audio "$SERVICE_USER"
   else
-    say "user $SERVICE_USER (no login, no password, groups gpio and video)"
-    run useradd --system --user-group --groups gpio,video --home-dir "$DATA_DIR" --no-create-home \
+    say "user $SERVICE_USER (no login, no password, groups gpio, video and audio)"
+    run useradd --system --user-group --groups gpio,video,audio --home-dir "$DATA_DIR" --no-create-home \
       --shell /usr/sbin/nologin "$SERVICE_USER"
   fi
 }

@@ -75,7 +75,7 @@ def test_unit_has_the_settings_the_issue_asks_for() -> None:
     assert s["ExecStart"] == "/opt/companion/venv/bin/companion run --config /etc/companion/companion.toml"
     assert s["Restart"] == "on-failure" and float(s["RestartSec"]) > 0
     assert int(s["StartLimitBurst"]) >= 1 and int(s["StartLimitIntervalSec"]) > 0
-    assert s["User"] == "companion" and set(s["SupplementaryGroups"].split()) == {"gpio", "video"}
+    assert s["User"] == "companion" and set(s["SupplementaryGroups"].split()) == {"gpio", "video", "audio"}
     assert s["KillSignal"] == "SIGTERM" and int(s["TimeoutStopSec"]) > 0
     assert s["AmbientCapabilities"] == s["CapabilityBoundingSet"] == "CAP_NET_BIND_SERVICE"
     # Options that would hide /dev/gpiochip* or the camera from the service must stay out.
@@ -146,8 +146,8 @@ def test_dry_run_prints_every_action_and_changes_nothing(tmp_path: Path) -> None
     assert "Bookworm; found" not in out and "camera lines are skipped" not in out
     expected = [
         "+ env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv "
-        "python3-pip python3-picamera2 python3-lgpio python3-gpiozero avahi-daemon curl",
-        "--groups gpio,video --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin companion",
+        "python3-pip python3-picamera2 python3-lgpio python3-gpiozero avahi-daemon curl espeak-ng alsa-utils",
+        "--groups gpio,video,audio --home-dir /var/lib/companion --no-create-home --shell /usr/sbin/nologin companion",
         f"+ python3 -m venv --system-site-packages {root}/opt/companion/venv",
         f"+ check: {root}/opt/companion/venv/bin/python -c 'import picamera2, lgpio'",
         f"+ copy {FIRMWARE.parent} to /tmp/companion-build.XXXXXX (without .git, .venv*, build, dist, *.egg-info",
