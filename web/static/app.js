@@ -15,6 +15,7 @@ import { keepView, latestGame, latestView } from "./app/state.js";
 import { renderStatus, wireStatus } from "./app/status.js";
 import { listen, offAgainIfOffline } from "./app/stream.js";
 import { renderUndo, wireUndo } from "./app/undo.js";
+import { hearVoice, wireVoice } from "./app/voice.js";
 
 // The whole page from one view; with no game open each component clears itself.
 function render(v) {
@@ -38,6 +39,7 @@ function render(v) {
   if (!g) document.getElementById("summary-bar").hidden = true;
   else if (window.Summary) window.Summary.update(g);
   if (window.Odds) window.Odds.update(g || null);
+  hearVoice(v);  // says the view's new announcements, once, if this tablet's voice is on
   offAgainIfOffline();
 }
 
@@ -63,5 +65,6 @@ document.addEventListener("DOMContentLoaded", () => {
   wireHistory();
   wireDicePad();
   wireUndo();
+  wireVoice();
   listen(render, redraw);
 });
