@@ -73,15 +73,16 @@ class StatusLights:
         if self._buzzer is not None:
             self._buzzer.beep(on_time=seconds, off_time=seconds, n=times, background=not wait)
 
-    def cue(self, ok: bool, *, sound: bool = True, light: bool = True) -> None:
+    def cue(self, ok: bool, *, sound: bool = True, light: bool = True) -> threading.Thread | None:
         """A button press the table took (one short beep, the lit LED winks once) or refused (two beeps,
         the red LED flashes twice); the lights then show what they showed before. Returns at once: the
-        flashes run on a short thread of their own, and a newer cue ends an older one."""
+        flashes run on a short thread of their own (returned; None when nothing flashes), and a newer cue
+        ends an older one."""
         if sound:
             self.beep(seconds=0.05 if ok else 0.12, times=1 if ok else 2)
         led = self._leds.get(self._status if ok else "error")
         if not light or led is None:
-            return
+            return None
         with self._cue_lock:
             self._cues += 1
             mine = self._cues
@@ -103,7 +104,9 @@ class StatusLights:
             if self._cues == mine and self._leds:
                 self._show(self._status)
 
-        threading.Thread(target=flash, name="led-cue", daemon=True).start()
+        thread = threading.Thread(target=flash, name="led-cue", daemon=True)
+        thread.start()
+        return thread
 
     def close(self) -> None:
         """Switch everything off and release the pins; safe to call twice."""

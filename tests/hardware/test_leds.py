@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -69,3 +70,30 @@ def test_a_pin_clash_with_the_buttons_fails_cleanly(mock_factory: Any) -> None:
     clash = PinMap(led_ready=17)  # the same GPIO as confirm: PinMap.from_mapping would refuse it
     with ButtonPanel(clash, pin_factory=mock_factory, on_event=print, autotick=False), pytest.raises(GPIOPinInUse):
         StatusLights(clash, pin_factory=mock_factory)
+
+
+def test_a_refused_press_beeps_twice_and_flashes_red_then_the_lights_come_back(mock_factory: Any) -> None:
+    with StatusLights(PINS, pin_factory=mock_factory) as lights:
+        lights.show_ready()
+        red = mock_factory.pin(13)
+        red.clear_states()
+        flashing = lights.cue(False)
+        assert flashing is not None
+        flashing.join(5)
+        assert [s.state for s in red.states] == [False, True, False, True, False]
+        assert levels(mock_factory) == (True, False, False)  # ready again, as before the cue
+        taken = lights.cue(True, sound=False)
+        assert taken is not None
+        taken.join(5)
+        assert [s.state for s in mock_factory.pin(5).states][-3:] == [True, False, True]  # the lit LED winked
+        assert lights.cue(True, light=False) is None
+
+
+def test_a_cue_without_a_buzzer_only_flashes(mock_factory: Any) -> None:
+    pins = replace(PINS, buzzer=None)
+    with StatusLights(pins, pin_factory=mock_factory) as lights:
+        lights.show_reading()
+        flashing = lights.cue(True)
+        assert flashing is not None
+        flashing.join(5)
+        assert lights.lit == {"ready": False, "reading": True, "error": False}
