@@ -157,3 +157,21 @@ def test_the_folder_keeps_each_announcement_in_order(tmp_path: Path, table: Tabl
     assert voice.speaker.wait_idle(10)
     voice.close()
     assert backend.said() == ["Tocca a Anna.", "Anna tira due uno, un due, un tre, un quattro, due cinque e un verme."]
+
+
+def test_the_daemon_s_voice_follows_its_voice_table(tmp_path: Path) -> None:
+    from companion.voice import start
+    from companion.voice.backends import EspeakBackend, SilentBackend
+
+    off = start({}, language="de", mock=True, data_dir=tmp_path)
+    assert off.speaker is None  # the Pi says nothing; the tablets still get the words
+    mock = start({"enabled": True}, language="de", mock=True, data_dir=tmp_path)
+    assert mock.speaker is not None and isinstance(mock.speaker.backend, FolderBackend)
+    assert mock.speaker.backend.folder == tmp_path / "voice" and mock.speaker.lang == "de"
+    real = start({"enabled": True, "language": "it"}, language="de", mock=False, data_dir=tmp_path)
+    assert real.speaker is not None and real.speaker.lang == "it"
+    assert isinstance(real.speaker.backend, EspeakBackend if espeak_available() else SilentBackend)
+    for voice in (off, mock, real):
+        voice.close()
+    with pytest.raises(ValueError, match="volume"):
+        start({"volume": 300}, language="en", mock=True, data_dir=tmp_path)
