@@ -175,3 +175,23 @@ def test_the_daemon_s_voice_follows_its_voice_table(tmp_path: Path) -> None:
         voice.close()
     with pytest.raises(ValueError, match="volume"):
         start({"volume": 300}, language="en", mock=True, data_dir=tmp_path)
+
+
+def test_espeak_is_asked_for_the_language_volume_and_rate_and_cut_off_when_stale(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from companion.voice.backends import Utterance, _wait, espeak_args
+
+    utterance = Utterance("Kasino 4 zahlt: Benno 60000.", "de", "payout", volume=50, rate=140)
+    assert espeak_args(utterance) == ["espeak-ng", "-v", "de", "-a", "100", "-s", "140", "--",
+                                      "Kasino 4 zahlt: Benno 60000."]
+    assert espeak_args(Utterance("x", "ru", "end", voice="ru+f3"), wav=tmp_path / "a.wav")[1:3] == ["-v", "ru+f3"]
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    cancel = threading.Event()
+    timer = threading.Timer(0.2, cancel.set)
+    timer.start()
+    started = time.monotonic()
+    _wait([slow], cancel)
+    assert slow.returncode is not None and slow.returncode != 0  # killed, not finished
+    assert time.monotonic() - started < 20

@@ -38,7 +38,7 @@ def choose_backend(settings: VoiceSettings, *, mock: bool, data_dir: str | Path)
     if not espeak_available():
         log.warning("[voice] is on but espeak-ng is not installed (apt-get install espeak-ng): the Pi stays silent")
         return SilentBackend()
-    return EspeakBackend()
+    return EspeakBackend(pipe=output == "aplay")
 
 
 class Voice:

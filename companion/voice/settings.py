@@ -15,9 +15,10 @@ from typing import Any
 from companion.i18n.catalogs import LANGUAGES
 from companion.voice.kinds import DEFAULT_PRESET, KINDS, PRESETS
 
-OUTPUTS = ("auto", "espeak", "folder", "silent")
-"""``auto``: espeak-ng on a real table, the folder in mock mode; ``silent``: nothing on the Pi (the tablets may
-still speak)."""
+OUTPUTS = ("auto", "espeak", "aplay", "folder", "silent")
+"""``auto``: espeak-ng on a real table, the folder in mock mode; ``aplay``: espeak-ng's WAV piped into ALSA's
+``aplay`` (where espeak-ng's own output finds no device); ``silent``: nothing on the Pi (the tablets may still
+speak)."""
 CUES = ("both", "buzzer", "lights", "off")
 HOUR = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
 
