@@ -179,7 +179,6 @@ def test_the_daemon_s_voice_follows_its_voice_table(tmp_path: Path) -> None:
 
 def test_espeak_is_asked_for_the_language_volume_and_rate_and_cut_off_when_stale(tmp_path: Path) -> None:
     import threading
-    import time
 
     from companion.voice.backends import Utterance, _wait, espeak_args
 
@@ -191,7 +190,5 @@ def test_espeak_is_asked_for_the_language_volume_and_rate_and_cut_off_when_stale
     cancel = threading.Event()
     timer = threading.Timer(0.2, cancel.set)
     timer.start()
-    started = time.monotonic()
     _wait([slow], cancel)
-    assert slow.returncode is not None and slow.returncode != 0  # killed, not finished
-    assert time.monotonic() - started < 20
+    assert slow.returncode is not None and slow.returncode < 0  # killed by a signal, not finished
