@@ -90,13 +90,15 @@ def worms_turn(player: str, worms: int) -> Msg:
 
 def option_place(casino: int, own: int, white: int, neutral: bool) -> Msg:
     """A Las Vegas placement as the buttons highlight it."""
-    if not neutral or not white:
+    if not neutral:
         return msg("Casino {casino}: one die", casino=casino) if own == 1 else msg(
             "Casino {casino}: {n} dice", casino=casino, n=own)
+    yours = msg("one of yours") if own == 1 else nmsg("{n} of yours", "{n} of yours", own)
     whites = msg("one white") if white == 1 else nmsg("{n} white", "{n} white", white)
+    if not white:
+        return msg("Casino {casino}: {white}", casino=casino, white=yours)
     if not own:
         return msg("Casino {casino}: {white}", casino=casino, white=whites)
-    yours = msg("one of yours") if own == 1 else nmsg("{n} of yours", "{n} of yours", own)
     return msg("Casino {casino}: {own} and {white}", casino=casino, own=yours, white=whites)
 
 
