@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import companion.voice.words as words
 from companion.games.messages import Msg, msg, nmsg, raw
-from companion.voice import words
 from companion.voice.events import Announcement, name_of, said
 
 

@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import companion.voice.words as words
 from companion.games.messages import Msg, Param, msg, nmsg
-from companion.voice import words
 from companion.voice.kinds import LASTING
 
 JSON = Any
