@@ -183,7 +183,7 @@ def run_daemon(args: argparse.Namespace) -> int:
         table.set_status("banner", banner.to_json())
         table.set_status("devices", {"camera": "off (safe mode)", "buttons": "off (safe mode)"})
     voice = start_voice(config.voice, language=config.server.language, mock=config.mock,
-                        data_dir=data_dir, lights=getattr(rig, "lights", None))
+                        data_dir=data_dir, lights=rig.devices.lights if rig is not None else None)
     table.subscribe(voice.observe)  # the Pi speaks; the pages get the words in the views (docs/voice.md)
     app = create_app(table, config=config, hub=hub, devices=rig, voice=voice)
     app.extensions["companion"]["recovery"] = Recovery(config.store.journal_path, opened, keep_backups)

@@ -30,7 +30,7 @@ class Listener:
         self.table, self.rig = table, rig
         self.ear = Recorder()
         settings = read({"enabled": True, "preset": "everything", "output": "silent", "cue": "both"})
-        self.voice = Voice(settings, Speaker(self.ear, settings, "en"), lights=rig.lights)
+        self.voice = Voice(settings, Speaker(self.ear, settings, "en"), lights=rig.devices.lights)
         table.subscribe(self.voice.observe)
         self.since = 0
         self.presses = 0
