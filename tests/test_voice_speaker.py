@@ -192,3 +192,11 @@ def test_espeak_is_asked_for_the_language_volume_and_rate_and_cut_off_when_stale
     timer.start()
     _wait([slow], cancel)
     assert slow.returncode is not None and slow.returncode < 0  # killed by a signal, not finished
+
+
+def test_the_daemon_refuses_a_voice_table_that_cannot_work(tmp_path: Path) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text(f'[server]\npin = "9876"\n[store]\ndata_dir = "{tmp_path}"\n[voice]\nnight_from = "22:00"\n')
+    done = subprocess.run([sys.executable, "-m", "companion", "run", "--mock", "--config", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "night_from and night_to must both be" in done.stderr
