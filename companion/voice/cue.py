@@ -15,14 +15,20 @@ class PressCue:
         self.lights = lights
         self.mode = mode
         self._notice_at: Any = None
+        self._highlight: tuple[Any, ...] = ()
         self.given: list[bool] = []  # each cue given, True for a press taken (for tests and the health page)
 
     def observe(self, view: Mapping[str, Any]) -> None:
         if self.lights is None or self.mode == "off":
             return
         game = view.get("game") or {}
-        if any(str(e.get("device", "")).startswith("button:") for e in game.get("news") or []):
-            self._cue(True)
+        options = (game.get("awaiting") or {}).get("options") or []
+        lit = next((i for i, o in enumerate(options) if o.get("highlighted")), None)
+        highlight = (game.get("id"), game.get("inputs"), lit)
+        moved = bool(self._highlight) and highlight[:2] == self._highlight[:2] and highlight[2] != self._highlight[2]
+        self._highlight = highlight
+        if moved or any(str(e.get("device", "")).startswith("button:") for e in game.get("news") or []):
+            self._cue(True)  # an input a button made, or *next* moving the highlight
         notice = (view.get("status") or {}).get("notice")
         at = notice.get("at") if isinstance(notice, Mapping) else None
         if isinstance(notice, Mapping) and at is not None and at != self._notice_at and _from_a_button(notice):
