@@ -138,10 +138,15 @@ def test_mock_mode_writes_what_would_be_said_with_a_wav_each(tmp_path: Path, tab
             assert sound.getnframes() > sound.getframerate() // 2  # at least half a second of speech
 
 
+SAMPLES = {"en": "Casino 4 pays Benno 60000.", "it": "Il casinò 4 paga: Benno 60000.",
+           "ru": "Казино 4 платит: Бенно 60000.", "de": "Kasino 4 zahlt: Benno 60000."}
+
+
 @pytest.mark.skipif(not espeak_available(), reason="espeak-ng is not installed")
-def test_companion_say_writes_a_wav(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", list(SAMPLES))
+def test_companion_say_writes_a_wav_in_each_language(tmp_path: Path, lang: str) -> None:
     out = tmp_path / "try.wav"
-    done = subprocess.run([sys.executable, "-m", "companion", "say", "--lang", "ru", "Казино 4 платит: Бенно 60000.",
+    done = subprocess.run([sys.executable, "-m", "companion", "say", "--lang", lang, SAMPLES[lang],
                            "--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     with wave.open(str(out)) as sound:
