@@ -124,7 +124,7 @@ def _unsure(die: Any) -> bool:
     """A die the reader doubts (only a real camera's reading carries confidence and state)."""
     if not isinstance(die, Mapping) or "confidence" not in die:
         return False
-    from companion.vision.reader import UNCERTAIN
+    from companion.vision.tuning import UNCERTAIN
 
     return bool(die.get("state", "settled") != "settled" or float(die["confidence"]) < UNCERTAIN)
 
