@@ -205,3 +205,21 @@ def test_the_daemon_refuses_a_voice_table_that_cannot_work(tmp_path: Path) -> No
     done = subprocess.run([sys.executable, "-m", "companion", "run", "--mock", "--config", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "night_from and night_to must both be" in done.stderr
+
+
+def test_a_page_that_skipped_a_view_still_gets_the_lasting_words_it_missed() -> None:
+    """The pages are sent only the newest of several quick views: each view's words carry the lasting
+    announcements of the few changes before it, each with its number, besides its own."""
+    voice, _ = held_voice(hold=0)
+    game = {"id": 1, "name": "heckmeck", "players": ["Anna", "Benno"], "inputs": 0, "awaiting": {"kind": "over"},
+            "scoreboard": {"players": [{"worms": 3}, {"worms": 1}]}}
+    voice.part({"version": 1, "status": {}, "game": game})
+    claimed = {"kind": "claimed", "text": msg("x").to_json(), "data": {"player": 0, "tile": 25, "victim": None}}
+    voice.part({"version": 2, "status": {}, "game": {**game, "inputs": 1, "news": [claimed]}})
+    notice = {"text": msg("There is nothing to undo.").to_json(), "at": 5.0}
+    part = voice.part({"version": 3, "status": {"notice": notice}, "game": {**game, "inputs": 1}})
+    assert part["seq"] == 2
+    assert [(a["kind"], a["seq"], a["version"]) for a in part["say"]] == [("payout", 1, 2), ("notice", 2, 3)]
+    assert part["say"][0]["text"] == {"msg": "{player} takes tile {tile}.", "params": {"player": "Anna",
+                                                                                      "tile": "25"}}
+    voice.close()

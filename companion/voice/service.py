@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,12 +19,13 @@ from typing import Any
 from companion.voice.announce import Announcer
 from companion.voice.backends import Backend, EspeakBackend, FolderBackend, SilentBackend, espeak_available
 from companion.voice.cue import PressCue
-from companion.voice.events import Announcement
+from companion.voice.kinds import LASTING
 from companion.voice.settings import VoiceSettings
 from companion.voice.speaker import Speaker
 
 log = logging.getLogger(__name__)
 KEPT = 8  # views' announcements kept for the pages (a view is published to them right after it is observed)
+RECENT = 4  # changes whose lasting announcements every view still carries, for a page that skipped a view
 
 
 def choose_backend(settings: VoiceSettings, *, mock: bool, data_dir: str | Path) -> Backend:
@@ -52,6 +54,7 @@ class Voice:
         self._lock = threading.Lock()
         self._parts: dict[int, dict[str, Any]] = {}
         self._latest: dict[str, Any] | None = None
+        self._recent: deque[list[dict[str, Any]]] = deque(maxlen=RECENT)
         self._seq = 0
 
     def observe(self, view: Mapping[str, Any]) -> None:
@@ -72,7 +75,8 @@ class Voice:
                 said = []
             if said:
                 self._seq += 1
-                self._latest = _part(self._seq, version, said)
+                self._recent.append([{**a.to_json(), "seq": self._seq, "version": version} for a in said])
+                self._latest = self._part()
             self._parts[version] = self._latest or {}
             for old in sorted(self._parts)[:-KEPT]:
                 del self._parts[old]
@@ -80,6 +84,15 @@ class Voice:
         if said and self.speaker is not None:
             self.speaker.offer(said)
         return self._parts[version]
+
+    def _part(self) -> dict[str, Any]:
+        """``seq`` counts the changes that said something; ``say`` holds the newest change's announcements
+        and the lasting ones of the few before it (a page shown only the newest of several quick views
+        still says a payout it missed), each with its ``seq`` and the table ``version`` it was made at (a
+        page that opened later never says it)."""
+        newest = self._recent[-1]
+        older = [a for batch in list(self._recent)[:-1] for a in batch if a["kind"] in LASTING]
+        return {"seq": self._seq, "version": newest[0]["version"], "say": [*older, *newest]}
 
     def decorate(self, view: dict[str, Any]) -> dict[str, Any]:
         """The view as the pages get it: with ``voice``, the newest announcements and their number."""
@@ -90,8 +103,3 @@ class Voice:
         if self.speaker is not None:
             self.speaker.close()
 
-
-def _part(seq: int, version: int, said: list[Announcement]) -> dict[str, Any]:
-    """``seq`` counts announcements; ``version`` is the table's version they were made at: a page that
-    connects later than that never says them."""
-    return {"seq": seq, "version": version, "say": [a.to_json() for a in said]}

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from live import serve  # type: ignore[import-not-found]
-from playwright.sync_api import expect
 
 from companion.config import Config, ServerConfig, StoreConfig
 from companion.store.journal import Journal
@@ -58,7 +57,7 @@ def tablet(browser: Any, base: str, lang: str, preset: str | None) -> Any:
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{base}/?lang={lang}")
-    expect(page.get_by_test_id("connection")).not_to_have_class("pill warn")
+    page.wait_for_function("() => document.body.dataset.version !== undefined")  # the first view is drawn (and heard)
     if preset is not None:
         page.get_by_test_id("settings-button").click()
         page.get_by_test_id("voice-on").check()
@@ -77,9 +76,9 @@ def test_each_tablet_says_the_table_in_its_own_language(browser: Any, voiced: tu
     russian = tablet(browser, base, "ru", "quiet")
     silent = tablet(browser, base, "it", None)  # its voice is off (the default)
     table.new_game("heckmeck", ["Anna", "Benno"])
+    german.wait_for_function("() => window.__spoken.length >= 1")
     table.submit({"type": "roll", "dice": [5, 5, 4, "worm", 1, 1, 2, 3]}, device="tablet")
-    expect(german.locator("body")).to_contain_text("Benno")  # the views have arrived
-    german.wait_for_function("window.__spoken.length >= 2")
+    german.wait_for_function("() => window.__spoken.length >= 2")
     said = spoken(german)
     assert said[:2] == [
         {"text": "Anna ist dran.", "lang": "de", "volume": 0.8},
@@ -92,7 +91,7 @@ def test_each_tablet_says_the_table_in_its_own_language(browser: Any, voiced: tu
     assert spoken(silent) == []
     table.set_status("notice", {"text": {"msg": "{device}: {problem}", "params": {
         "device": "button:undo", "problem": {"msg": "There is nothing to undo.", "params": {}}}}, "at": 1.0})
-    russian.wait_for_function("window.__spoken.length >= 1")
+    russian.wait_for_function("() => window.__spoken.length >= 1")
     assert spoken(russian) == [{"text": "Отменять нечего.", "lang": "ru", "volume": 0.8}]
     assert spoken(silent) == []
 
@@ -104,6 +103,6 @@ def test_a_new_tablet_does_not_say_what_was_announced_before_it_came(browser: An
     late = tablet(browser, base, "en", "everything")
     table.set_status("devices", {"camera": "simulated"})  # a view that carries the old announcements again
     table.submit({"type": "take", "face": "worm"}, device="tablet")
-    late.wait_for_function("window.__spoken.length >= 1")
+    late.wait_for_function("() => window.__spoken.length >= 1")
     texts = [s["text"] for s in spoken(late)]
     assert texts[0] == "Anna keeps a worm: 5 in all." and not any("rolls" in t for t in texts), texts

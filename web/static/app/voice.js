@@ -1,8 +1,8 @@
 // The tablet's voice, a component of the page (app.js wires it): what the companion announces, said by
 // this tablet's browser (speechSynthesis) in the page's language, for a table whose Pi has no speaker or
-// for a player who wants it near (docs/voice.md). Each view
-// of the event stream carries the newest announcements (view.voice: {seq, version, say: [{kind, text}]}),
-// already in the page's language; this tablet says those of the kinds it chose. Its settings live on the
+// for a player who wants it near (docs/voice.md). Each view of the event stream carries the newest
+// announcements (view.voice: {seq, say: [{kind, text, seq, version}]}), already in the page's language;
+// this tablet says those of the kinds it chose. Its settings live on the
 // tablet (localStorage), like the theme. Like the Pi's speaker, a new change drops what waits from older
 // ones unless it lasts (a payout, the winner), and cuts off a transient sentence being said.
 const KINDS = ["dice", "unsure", "turn", "ask", "options", "move", "payout", "round", "bust", "duel", "boss",
@@ -49,9 +49,13 @@ export function hearVoice(view) {
     return;
   }
   if (!part || part.seq <= lastSeq) return;
+  const since = lastSeq;
   lastSeq = part.seq;
-  if (!settings.on || !synth || part.version <= firstVersion) return;
-  const chosen = (part.say || []).filter((a) => settings.kinds.includes(a.kind) && a.text);
+  if (!settings.on || !synth) return;
+  // new to this page, made after it opened, of a kind it says: the newest change's announcements, and
+  // the lasting ones of changes whose views this page was never shown (a slow page skips views)
+  const chosen = (part.say || []).filter((a) => a.seq > since && a.version > firstVersion && a.text
+    && settings.kinds.includes(a.kind) && (a.seq === part.seq || LASTING.has(a.kind)));
   if (!chosen.length) return;
   waiting = waiting.filter((a) => LASTING.has(a.kind));
   if (current && !LASTING.has(current.kind)) {
