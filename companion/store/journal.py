@@ -174,6 +174,17 @@ class Journal:
             self._rollback()
             raise
 
+    @contextmanager
+    def tables(self, *, write: bool) -> Iterator[sqlite3.Connection]:
+        """The connection, for a module that keeps its own tables beside the games (the players,
+        ``companion.store.players``): under the lock, and for ``write`` one transaction."""
+        with self._lock:
+            if write:
+                with self._transaction():
+                    yield self._db
+            else:
+                yield self._db
+
     def _note_high_water(self) -> None:
         if self._memory or self._high_water_broken:
             return
