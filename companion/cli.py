@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 # Subcommand groups living with the part they drive; each module has register(subparsers).
-PLUGINS = ("companion.vision.cli", "companion.hardware.cli", "companion.table.empty_tray_cli", "companion.voice.cli")
+PLUGINS = (
+    "companion.vision.cli",
+    "companion.hardware.cli",
+    "companion.table.empty_tray_cli",
+    "companion.voice.cli",
+    "companion.table.players_cli",
+)
 
 
 def plain(text: str | None) -> str:

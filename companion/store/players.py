@@ -96,12 +96,18 @@ class Roster:
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
-        migrate(journal)
+        if journal.refuse is None:
+            migrate(journal)
+        elif int(journal.get_meta(SCHEMA_KEY) or 0) != PLAYERS_SCHEMA:
+            raise JournalUnavailable(journal.refuse)
 
     # --- matching --------------------------------------------------------------------------
     def sync(self) -> int:
         """Store the result of every finished game not yet stored (or changed since: an undo after the
-        end), matching its names to players; drop games no longer finished. Returns how many changed."""
+        end), matching its names to players; drop games no longer finished. Returns how many changed.
+        A journal that takes no writes (safe mode) shows what was stored before."""
+        if self.journal.refuse is not None:
+            return 0
         finished = {g.id: g for g in self.journal.games() if g.finished}
         with self.journal.tables(write=False) as db:
             known = dict(db.execute("SELECT game_id, entries FROM results").fetchall())

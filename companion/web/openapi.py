@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.web.openapi_players import player_paths
+
 # A change carries the table PIN or a session (what POST /api/pin answers a right PIN with).
 PIN_HEADER = {
     "name": "X-Table-Pin", "in": "header", "required": False, "schema": {"type": "string"},
@@ -169,6 +171,7 @@ def spec() -> dict[str, Any]:
                 "delete": _change("read without the empty tray's picture"),
             },
             "/api/profile": {"delete": _change("forget what was learnt of the old dice")},
+            **player_paths(_read, _change, _json, GAME_ID),
             "/api/events": {
                 "get": {
                     "summary": "server-sent events: the view at once, then on every change",
