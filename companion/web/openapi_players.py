@@ -35,4 +35,21 @@ def player_paths(read: Any, change: Any, json_body: Any, game_id: dict[str, Any]
         },
         "/api/leaderboard/{game}": {"get": read("a game's players by rating", 409, params=[GAME_NAME])},
         "/api/nights": {"get": read("the game nights (games less than six hours apart), newest first")},
+        "/api/games/{game_id}/result": {
+            "get": read("a finished game's places, ratings and changes, wins tonight", 404, params=[game_id])
+        },
+        "/api/games/{game_id}/bgstats": {
+            "get": read("a finished game's BG Stats push link and play JSON", 404, params=[game_id])
+        },
+        "/api/games/{game_id}/bgstats.svg": {
+            "get": read("the BG Stats push link as a QR code (SVG)", 404, params=[game_id])
+        },
+        "/api/plays.csv": {"get": read("every play, one row per seat (CSV)")},
+        "/api/history": {
+            "get": read("the whole history as one JSON file"),
+            "post": change("take in a history file; games already here are skipped: {added, skipped}", json_body(
+                {"type": "object", "required": ["format", "version", "games"], "properties": {
+                    "format": {"type": "string"}, "version": {"type": "integer"},
+                    "games": {"type": "array", "items": {"type": "object"}}}})),
+        },
     }

@@ -1,0 +1,85 @@
+"""The whole history as one JSON file, and back.
+
+The file holds every game's record lines (header and entries, exactly as the journal keeps them) with
+when it was created, so another companion (or this one after a new SD card) can take them in. Taking
+a file in twice adds nothing the second time: a game whose lines are already in the journal is
+skipped. Every game is replayed before any is stored; one bad game refuses the whole file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from companion.store.journal import Journal
+from companion.store.record import Header, RecordError, check_entry, is_summary, read_lines, replay_lines
+
+FORMAT = "vegas-table-companion-history"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Taken:
+    added: int
+    skipped: int
+
+
+def _fingerprint(lines: list[str]) -> str:
+    """The same game whatever the spacing or key order of its lines (a summary line does not count)."""
+    canonical = [
+        json.dumps(d, sort_keys=True, separators=(",", ":")) for _, d in read_lines(lines) if not is_summary(d)
+    ]
+    return hashlib.sha256("\n".join(canonical).encode()).hexdigest()
+
+
+def export_history(journal: Journal) -> dict[str, Any]:
+    games = []
+    for row in reversed(journal.games()):  # oldest first
+        games.append({"created": row.created, "lines": list(journal.export_lines(row.id))})
+    return {"format": FORMAT, "version": VERSION, "games": games}
+
+
+def _checked(data: Any) -> list[tuple[str, list[str]]]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError(1, f"not a history file (format should be {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise RecordError(1, f"history version {data.get('version')!r} is not supported (this is {VERSION})")
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise RecordError(1, "the history needs its games as a list")
+    out = []
+    for number, game in enumerate(games, start=1):
+        lines = game.get("lines") if isinstance(game, dict) else None
+        created = game.get("created") if isinstance(game, dict) else None
+        if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines) or not isinstance(created, str):
+            raise RecordError(number, "each game needs 'created' (text) and 'lines' (a list of record lines)")
+        try:
+            replay_lines(lines)
+        except RecordError as exc:
+            raise RecordError(number, f"game {number}, {exc.msg}") from None
+        out.append((created, lines))
+    return out
+
+
+def import_history(journal: Journal, data: Any) -> Taken:
+    """Store the file's games the journal does not hold yet; RecordError (nothing stored) for a bad file."""
+    games = _checked(data)
+    have = {_fingerprint(list(journal.export_lines(row.id))) for row in journal.games()}
+    added = skipped = 0
+    for created, lines in games:
+        mark = _fingerprint(lines)
+        if mark in have:
+            skipped += 1
+            continue
+        timeline = replay_lines(lines)
+        values = [d for _, d in read_lines(lines)]
+        entries = [check_entry(d) for d in values[1:] if not is_summary(d)]  # each one replayed above
+        outcome = timeline.rules.outcome(timeline.state)
+        summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
+        header = Header.from_json(values[0])
+        journal.import_game(header, created, entries, finished=outcome is not None, summary=summary)
+        have.add(mark)
+        added += 1
+    return Taken(added, skipped)
