@@ -5,10 +5,12 @@ import { renderBoard } from "./app/board.js";
 import { renderDicePad, wireDicePad } from "./app/dice-pad.js";
 import { wireGamesList } from "./app/games-list.js";
 import { renderHistoryButton, wireHistory } from "./app/history.js";
+import { renderNightLine } from "./app/night-line.js";
 import { rematch, wireNewGame } from "./app/new-game.js";
 import { renderOptions } from "./app/options.js";
 import { badge, dieEl, initials, seatColours, wormIcon } from "./app/pieces.js";
 import { askPin, wirePin } from "./app/pin.js";
+import { wirePlayers } from "./app/players.js";
 import { renderPrompt } from "./app/prompt.js";
 import { renderScores } from "./app/scores.js";
 import { keepView, latestGame, latestView } from "./app/state.js";
@@ -52,7 +54,7 @@ function redraw() {
 // reach through window.
 Object.assign(window, {
   callApi: call, submitAction: submit, rerender: redraw, currentGame: latestGame,
-  dieEl, wormIcon, badge, initials, seatColours, rematch,
+  dieEl, wormIcon, badge, initials, seatColours, rematch, renderNightLine,
 });
 
 whenPinNeeded(askPin);
@@ -62,6 +64,7 @@ document.addEventListener("DOMContentLoaded", () => {
   wireStatus();
   wireNewGame();
   wireGamesList();
+  wirePlayers();
   wireHistory();
   wireDicePad();
   wireUndo();

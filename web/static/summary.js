@@ -80,6 +80,7 @@
     const dlg = $("dlg-end");
     if (!dlg.open) dlg.showModal();
     dlg.onclose = () => markSeen(`${g.id}:results`);
+    if (window.renderNightLine) window.renderNightLine(g.id).catch(() => {});
     let story;
     try {
       story = await (await fetch(`/api/games/${g.id}/history`)).json();

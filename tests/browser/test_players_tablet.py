@@ -1,0 +1,87 @@
+"""Two short games with the same players on the tablet page: at each end the results show each
+player's line for the night and the BG Stats QR code, and the Players screen's leaderboard follows.
+The inputs come from the table itself (as if entered on another tablet), so the games stay short."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from play import shots_folder, start_game, unlock  # type: ignore[import-not-found]
+from playwright.sync_api import expect
+
+from companion.games import get_rules
+from companion.table.session import Table
+from companion.table.simulate import random_input
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+expect.set_options(timeout=20_000)
+PLAYERS = ["Anna", "Benno"]
+
+
+def finish(table: Table, seed: int) -> None:
+    """Random legal inputs until the open game is over."""
+    rng = random.Random(seed)
+    rules = get_rules("heckmeck")
+    while (timeline := table.timeline) is not None and rules.outcome(timeline.state) is None:
+        action = random_input("heckmeck", rules, timeline.state, rng)
+        table.submit(rules.action_to_json(action), device="test")
+
+
+def leaderboard(page: Any) -> list[list[str]]:
+    page.get_by_test_id("players-button").click()
+    expect(page.get_by_test_id("players")).to_be_visible()
+    page.get_by_test_id("players-game").select_option("heckmeck")
+    expect(page.locator("#players-board tr.player-row").first).to_be_visible()
+    rows = page.locator("#players-board tr.player-row")
+    return [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 1280)])
+def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tuple[str, Table], size):
+    base, table = companion
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.goto(base)
+    expect(page.get_by_test_id("connection")).to_have_text("live")
+    unlock(page)
+    qrs, boards, winners = [], [], []
+    shots = shots_folder()
+    shots.mkdir(parents=True, exist_ok=True)
+    for seed in (1, 2):
+        start_game(page, "heckmeck", PLAYERS)
+        finish(table, seed)
+        results = page.get_by_test_id("results")
+        expect(results).to_be_visible()
+        lines = page.get_by_test_id("night-lines").locator("li")
+        expect(lines).to_have_count(2)
+        expect(lines.first).to_contain_text("tonight")
+        winner = lines.first.inner_text().split(":")[0]
+        wins = 2 if seed == 2 and winner == winners[0] else 1
+        expect(lines.first).to_have_text(re.compile(rf"^{winner}: win {wins} tonight; rating 1[45]\d\d, \+\d+$"))
+        winners.append(winner)
+        qr = page.get_by_test_id("bgstats-qr")
+        expect(qr).to_be_visible()
+        page.wait_for_function("() => document.getElementById('end-qr').naturalWidth > 0")
+        qrs.append(qr.get_attribute("src"))
+        assert (
+            page.get_by_test_id("bgstats-link")
+            .get_attribute("href")
+            .startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+        )
+        page.screenshot(path=str(shots / f"players-results-{seed}-{size[0]}x{size[1]}.png"))
+        results.locator("button[value=close]").click()
+        boards.append(leaderboard(page))
+        page.locator("#players-board button.link").first.click()
+        expect(page.locator("#player-page")).to_be_visible()
+        expect(page.locator("#player-page")).to_contain_text("Longest winning streak")
+        expect(page.locator(".rating-chart polyline")).to_have_count(1)
+        page.screenshot(path=str(shots / f"players-page-{seed}-{size[0]}x{size[1]}.png"))
+        page.locator("#dlg-players button[value=close]").click()
+    assert qrs[0] != qrs[1]
+    assert [row[3] for row in boards[0]] == ["1", "1"] and [row[3] for row in boards[1]] == ["2", "2"]
+    assert sorted(int(row[2]) for row in boards[0]) == [1484, 1516]
+    assert boards[0] != boards[1]
+    context.close()
