@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
 from companion.games.base import RuleViolation
+from companion.store.bgstats import plays_csv
 from companion.store.journal import Journal, JournalUnavailable
 from companion.store.played import FORMER
 from companion.store.players import PLAYERS_SCHEMA, SCHEMA_KEY, Roster, UnknownPlayer
@@ -122,7 +124,8 @@ def test_delete_leaves_the_results_and_takes_the_name(journal: Journal, table: T
     (game,) = roster.played()
     assert game.seats[0].player is None and game.seats[0].name == ""
     assert [(s.score, s.place) for s in game.seats] == places_before
-    assert FORMER == "a former player"
+    assert f"Dora,{game.seats[1].score}" in plays_csv(roster.played())
+    assert f",,{FORMER},{game.seats[0].score}," in plays_csv(roster.played())  # no id, no name
     with pytest.raises(UnknownPlayer):
         roster.delete(benno.id)
     header = json.loads(next(journal.export_lines(game.game_id)))
@@ -156,3 +159,39 @@ def test_a_game_undone_after_its_end_leaves_the_results(journal: Journal, table:
     table.undo(device="test")
     assert roster.sync() == 1
     assert roster.played() == []
+
+
+def test_two_answers_at_once_store_each_game_once(journal: Journal, table: Table):
+    for seed in range(4):
+        play(table, ["Benno", "Dora"], seed)
+    roster = Roster(journal)
+    errors: list[BaseException] = []
+
+    def sync() -> None:
+        try:
+            roster.sync()
+        except BaseException as exc:  # noqa: BLE001 - any failure in the thread fails the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sync) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(roster.played()) == 4 and len(roster.players()) == 2
+
+
+def test_a_journal_that_takes_no_writes_shows_what_was_stored(journal: Journal, table: Table, tmp_path: Path):
+    play(table, ["Benno", "Dora"], 1)
+    Roster(journal).sync()
+    play(table, ["Benno", "Dora"], 2)  # finished after the last answer: not stored yet
+    journal.backup(tmp_path / "copy.sqlite3")
+    safe = Journal.in_memory(tmp_path / "copy.sqlite3", refuse="safe mode")
+    roster = Roster(safe)
+    assert roster.sync() == 0 and len(roster.played()) == 1
+    with pytest.raises(JournalUnavailable):
+        roster.rename(roster.players()[0].id, "Ben")
+    bare = tmp_path / "bare.sqlite3"
+    Journal(bare).close()
+    with pytest.raises(JournalUnavailable, match="safe mode"):
+        Roster(Journal.in_memory(bare, refuse="safe mode"))

@@ -13,6 +13,7 @@ from before them gains them on first use without touching anything else.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -96,6 +97,7 @@ class Roster:
 
     def __init__(self, journal: Journal) -> None:
         self.journal = journal
+        self._syncing = threading.Lock()  # two answers at once must not store the same game twice
         if journal.refuse is None:
             migrate(journal)
         elif int(journal.get_meta(SCHEMA_KEY) or 0) != PLAYERS_SCHEMA:
@@ -108,6 +110,10 @@ class Roster:
         A journal that takes no writes (safe mode) shows what was stored before."""
         if self.journal.refuse is not None:
             return 0
+        with self._syncing:
+            return self._sync()
+
+    def _sync(self) -> int:
         finished = {g.id: g for g in self.journal.games() if g.finished}
         with self.journal.tables(write=False) as db:
             known = dict(db.execute("SELECT game_id, entries FROM results").fetchall())

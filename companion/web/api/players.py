@@ -88,7 +88,8 @@ def rename(player_id: int) -> Any:
 def merge(player_id: int) -> Any:
     gone = _int(body(), "from")
     r = roster()
-    known(r, player_id), known(r, gone)
+    known(r, player_id)
+    known(r, gone)
     kept = r.merge(player_id, gone)
     return jsonify(id=kept.id, name=kept.name)
 
