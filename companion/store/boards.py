@@ -37,7 +37,14 @@ class Boards:
         return out
 
     def all_players(self) -> list[dict[str, Any]]:
-        return [{"id": p.id, "name": p.name, "games": self.per_game(p.id)} for p in self.players]
+        """Each player with their figures per game and when they last played (the setup's suggestions
+        put the most recent first)."""
+        out = []
+        for p in self.players:
+            overall = figures(self.played, p.id)
+            last = None if overall is None else overall.last_played
+            out.append({"id": p.id, "name": p.name, "last_played": last, "games": self.per_game(p.id)})
+        return out
 
     def _person(self, pid: int | None) -> dict[str, Any] | None:
         return None if pid is None else {"id": pid, "name": self.names.get(pid, "")}

@@ -1,6 +1,7 @@
 // The new-game dialog (the game, the players in seating order with a colour each, who plays first,
 // the game's options) and the rematch from the results.
 import { call } from "./api.js";
+import { keepUsualColours, offerKnownPlayers, usualColour } from "./known-players.js";
 import { COLOURS, COLOUR_NAMES, keepColours, seatColours } from "./pieces.js";
 import { latestView } from "./state.js";
 
@@ -29,6 +30,7 @@ function newGameDialog() {
   drawColours();
   drawFirst();
   $("new-error").textContent = "";
+  offerKnownPlayers();
   $("dlg-new").showModal();
 }
 
@@ -45,6 +47,7 @@ function addPlayerField(name, colour) {
   input.placeholder = _("Player name");
   input.setAttribute("aria-label", _("Player name"));
   input.dataset.testid = "player-name";
+  input.setAttribute("list", "known-players");
   input.oninput = drawFirst;
   const pick = document.createElement("select");
   pick.className = "colour-pick";
@@ -52,6 +55,10 @@ function addPlayerField(name, colour) {
   pick.setAttribute("aria-label", _("Colour"));
   pick.dataset.want = colour || "";
   pick.onchange = () => { pick.dataset.want = pick.value; };
+  input.onchange = () => {  // a known player picked from the list: their usual colour, if it is free
+    const usual = usualColour(input.value);
+    if (usual) { pick.dataset.want = usual; drawColours(); }
+  };
   const del = document.createElement("button");
   del.type = "button";
   del.className = "secondary";
@@ -136,6 +143,7 @@ async function startGame(event) {
     const odds = window.Odds ? window.Odds.setupChoice() : undefined;
     const res = await call("/api/games", { game: name, players: seated.map((r) => r.name), options, odds }, { quiet: true });
     keepColours(res.id, seated.map((r) => r.colour));
+    keepUsualColours(seated);
     $("dlg-new").close();
   } catch (e) {
     $("new-error").textContent = e.message;
