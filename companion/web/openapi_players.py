@@ -15,7 +15,7 @@ SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "inte
 def player_paths(read: Any, change: Any, json_body: Any, game_id: dict[str, Any]) -> dict[str, Any]:
     """``read``, ``change`` and ``json_body`` are openapi.py's helpers, so the answers match the rest."""
     return {
-        "/api/players": {"get": read("every lasting player: when they last played; per game their games, wins and rating")},
+        "/api/players": {"get": read("every player: last played; per game games, wins, rating")},
         "/api/players/{player_id}": {
             "get": read("one player's figures, ratings over time, rival and nemesis", 404, params=[PLAYER_ID]),
             "put": change("rename a player", json_body({
