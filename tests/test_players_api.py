@@ -122,3 +122,11 @@ def test_bad_changes_say_why_and_change_nothing(client, evening, method, path, p
 def test_a_malformed_body_is_refused(client: FlaskClient, evening: dict[str, int]):
     res = client.put(f"/api/players/{evening['Anna']}", data="[1,", headers=AUTH)
     assert res.status_code == 400 and res.get_json()["error"]
+
+
+def test_a_deleted_players_name_leaves_the_games_list_but_not_the_record(client: FlaskClient, evening):
+    assert client.delete(f"/api/players/{evening['Benno']}", headers=AUTH).status_code == 200
+    listed = {g["id"]: g["players"] for g in client.get("/api/games").get_json()["games"]}
+    assert listed == {1: ["Anna", "a former player"], 2: ["a former player", "Anna", "Carla"], 3: ["Anna", "Carla"]}
+    header = json.loads(client.get("/api/games/1/record").get_data(as_text=True).splitlines()[0])
+    assert header["players"] == ["Anna", "Benno"]

@@ -177,6 +177,15 @@ class Roster:
         out = [Played(int(g), str(n), str(p), s, tuple(seats.get(int(g), ()))) for g, n, p, s in games]
         return sorted(out, key=Played.order_key)
 
+    def former_seats(self) -> dict[int, set[int]]:
+        """Per game, the seats of deleted players: their names are not to be shown any more."""
+        with self.journal.tables(write=False) as db:
+            rows = db.execute("SELECT game_id, seat FROM seats WHERE player_id IS NULL").fetchall()
+        out: dict[int, set[int]] = {}
+        for gid, seat in rows:
+            out.setdefault(int(gid), set()).add(int(seat))
+        return out
+
     # --- changing --------------------------------------------------------------------------
     def rename(self, player_id: int, name: str) -> Player:
         """A new name; the old one still finds them when a later game is matched."""

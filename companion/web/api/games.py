@@ -10,16 +10,31 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.games.messages import msg
+from companion.store.journal import JournalUnavailable
+from companion.store.played import FORMER
 from companion.store.record import summary_line
 from companion.web.api.context import body, needs_pin, table
 from companion.web.api.errors import ApiError
+from companion.web.api.players import roster
 
 games_api = Blueprint("games", __name__)
 
 
 @games_api.get("/games")
 def games() -> Any:
-    return jsonify(games=[summarized(g.to_json()) for g in table().journal.games()], current=table().game_id)
+    try:
+        former = roster().former_seats()
+    except JournalUnavailable:  # safe mode on a journal from before the players: the games still list
+        former = {}
+    listed = [without_former(summarized(g.to_json()), former.get(g.id, set())) for g in table().journal.games()]
+    return jsonify(games=listed, current=table().game_id)
+
+
+def without_former(game: dict[str, Any], seats: set[int]) -> dict[str, Any]:
+    """A deleted player's name leaves the list of past games (the record itself keeps it)."""
+    if seats:
+        game["players"] = [FORMER if i in seats else name for i, name in enumerate(game["players"])]
+    return game
 
 
 def summarized(game: dict[str, Any]) -> dict[str, Any]:
