@@ -130,3 +130,5 @@ def test_a_deleted_players_name_leaves_the_games_list_but_not_the_record(client:
     assert listed == {1: ["Anna", "a former player"], 2: ["a former player", "Anna", "Carla"], 3: ["Anna", "Carla"]}
     header = json.loads(client.get("/api/games/1/record").get_data(as_text=True).splitlines()[0])
     assert header["players"] == ["Anna", "Benno"]
+    german = client.get("/api/games?lang=de").get_json()["games"]
+    assert [g["players"] for g in german if g["id"] == 1] == [["Anna", "ein früherer Spieler"]]

@@ -12,6 +12,8 @@ from typing import Any
 from companion.store.stats import scores
 
 FORMER = "a former player"  # what a deleted player's seat shows (their name has left the display)
+# (the API words it in the page's language: ``msg(FORMER)`` in companion/web/api/games.py; the CSV and
+# BG Stats get it in English)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from flask import Blueprint, Response, jsonify, request
 
 from companion.games.messages import msg
 from companion.store.journal import JournalUnavailable
-from companion.store.played import FORMER
 from companion.store.record import summary_line
 from companion.web.api.context import body, needs_pin, table
 from companion.web.api.errors import ApiError
@@ -33,7 +32,8 @@ def games() -> Any:
 def without_former(game: dict[str, Any], seats: set[int]) -> dict[str, Any]:
     """A deleted player's name leaves the list of past games (the record itself keeps it)."""
     if seats:
-        game["players"] = [FORMER if i in seats else name for i, name in enumerate(game["players"])]
+        former = msg("a former player").to_json()  # FORMER, in the page's language
+        game["players"] = [former if i in seats else name for i, name in enumerate(game["players"])]
     return game
 
 
