@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from play import shots_folder, start_game, unlock  # type: ignore[import-not-found]
+from play import axe_problems, shots_folder, start_game, unlock  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
 from companion.games import get_rules
@@ -62,6 +62,7 @@ def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tu
     expect(page.get_by_test_id("connection")).to_have_text("live")
     unlock(page)
     qrs, boards, winners = [], [], []
+    problems: list[str] = []
     shots = shots_folder()
     shots.mkdir(parents=True, exist_ok=True)
     for seed in (1, 2):
@@ -88,6 +89,7 @@ def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tu
             .startswith("https://app.bgstatsapp.com/createPlay.html?data=")
         )
         page.screenshot(path=str(shots / f"players-results-{seed}-{size[0]}x{size[1]}.png"))
+        problems += axe_problems(page, f"results {seed}")
         results.locator("button[value=close]").click()
         boards.append(leaderboard(page))
         page.locator("#players-board button.link").first.click()
@@ -95,7 +97,9 @@ def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tu
         expect(page.locator("#player-page")).to_contain_text("Longest winning streak")
         expect(page.locator(".rating-chart polyline")).to_have_count(1)
         page.screenshot(path=str(shots / f"players-page-{seed}-{size[0]}x{size[1]}.png"))
+        problems += axe_problems(page, f"player page {seed}")
         page.locator("#dlg-players button[value=close]").click()
+    assert problems == []
     assert qrs[0] != qrs[1]
     assert [row[3] for row in boards[0]] == ["1", "1"] and [row[3] for row in boards[1]] == ["2", "2"]
     assert sorted(int(row[2]) for row in boards[0]) == [1484, 1516]
