@@ -29,6 +29,7 @@ from companion.voice import problems as voice_problems
 from companion.voice import start as start_voice
 from companion.web import create_app
 from companion.web.hub import Hub
+from companion.web.limits import Limits
 
 log = logging.getLogger("companion")
 MARKER = "starting.marker"
@@ -64,12 +65,11 @@ def tablet_urls(host: str, port: int) -> list[str]:
     return urls
 
 
-CONNECTION_LIMIT = 500  # open connections before waitress stops accepting (idle ones are closed below)
 OUTBUF_LIMIT = 256 * 1024  # bytes of one answer kept in memory before waitress spills it to a file
 OUTBUF_WATERMARK = 32 * 1024  # bytes unsent to one connection before its stream waits for the page
 # A connection's buffer keeps everything written to it, sent or not, until this much has gone through
 # it and waitress starts a fresh one: at 256 KB, 200 tablets held ~100 MB of views they already had.
-IDLE_TIMEOUT = 20  # seconds a connection may send nothing and wait for nothing before it is closed
+IDLE_TIMEOUT = 20  # seconds a connection may ask nothing and wait for nothing before it is closed
 
 
 def dead_client_options() -> list[tuple[int, int, int]]:
@@ -82,18 +82,20 @@ def dead_client_options() -> list[tuple[int, int, int]]:
     return options
 
 
-def make_server(app: Any, config: Config, *, port: int | None = None) -> Any:
+def make_server(app: Any, config: Config, *, port: int | None = None, limits: Limits | None = None) -> Any:
     """The waitress server: event streams parked (no thread each; companion/web/parking.py), a few
-    threads for inputs and page loads, idle connections closed, dead clients dropped."""
+    threads for inputs and page loads (the PIN's addresses first), connections, request sizes and times
+    limited per client (companion/web/limits.py), dead clients dropped."""
     from companion.web.parking import create_server
 
+    limits = limits or Limits(idle_s=IDLE_TIMEOUT)
     server = create_server(
         app,
+        limits=limits,
         host=config.server.host,
         port=config.server.port if port is None else port,
         threads=config.threads,
-        connection_limit=CONNECTION_LIMIT,
-        channel_timeout=IDLE_TIMEOUT,
+        channel_timeout=IDLE_TIMEOUT,  # waitress's own idle check, behind the limits' stricter ones
         cleanup_interval=IDLE_TIMEOUT // 2,
         channel_request_lookahead=1,  # keep reading while a stream runs, so a closed page is noticed
         # a page that reads slowly makes its stream wait (and skip to the newest view) instead of

@@ -16,16 +16,13 @@ from companion.assets import asset_dir
 from companion.config import Config
 from companion.odds.service import TurnWarmer
 from companion.table.session import Table
+from companion.web.headers import SECURITY_HEADERS
 from companion.web.hub import Hub
 from companion.web.language import install as install_language
+from companion.web.limits import Limits
+from companion.web.trust import Trusted
 
 WEB_ROOT = asset_dir("web")
-# Pages run only the companion's own scripts and styles, and no other site may frame them.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
-    "frame-ancestors 'none'"
-)
 
 
 def allowed_hosts(config: Config) -> set[str]:
@@ -77,14 +74,18 @@ def create_app(
         static_folder=str(WEB_ROOT / "static"),
         static_url_path="/static",
     )
-    app.config["MAX_CONTENT_LENGTH"] = 8 * 1024 * 1024  # a game record import, at most
+    app.config["MAX_CONTENT_LENGTH"] = Limits().big_body  # a game record import, at most (the server says so first)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish if voice is None else lambda view: hub.publish(voice.decorate(view)))
     table.subscribe(TurnWarmer(table, time.perf_counter))  # Heckmeck odds: a turn's table before its first roll
     access = access or TableAccess(config.server.pin, Path(config.store.data_dir))
     show_damage(access.pin.damage, table)
-    app.extensions["companion"] = {"table": table, "config": config, "hub": hub, "devices": devices, "access": access}
+    trusted = Trusted()  # addresses that gave the PIN: first for stream slots, threads, connections
+    hub.trusted = trusted
+    app.extensions["companion"] = {
+        "table": table, "config": config, "hub": hub, "devices": devices, "access": access, "trusted": trusted
+    }
     app.register_blueprint(api)
     app.register_blueprint(pages)
     install_language(app)  # templates' _() and ngettext() in each page's language (companion/web/language.py)
@@ -104,10 +105,8 @@ def create_app(
 
     @app.after_request
     def security_headers(response: Response) -> Response:
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        for name, value in SECURITY_HEADERS:
+            response.headers.setdefault(name, value)
         return response
 
     @app.errorhandler(HTTPException)

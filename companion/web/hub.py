@@ -18,6 +18,7 @@ import json
 import queue
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,14 +66,25 @@ class Hub:
     """``max_streams`` pages at once (``per_client`` of them from one client, by default any number):
     when every slot is taken, a client's new stream (a reload, a tablet back on the Wi-Fi) ends that
     client's oldest one instead of waiting, and a new client takes the oldest stream of a client that
-    holds several, so one machine cannot keep every slot. ``keepalive`` seconds between heartbeats: a write to
-    a vanished client fails (the server's sockets give up on unanswered data after 20 s), which ends
-    its stream within 30 s."""
+    holds several, so one machine cannot keep every slot. A client that gave the PIN lately
+    (``trusted(client)``, companion/web/trust.py) also takes the oldest stream of one that did not, so
+    strangers from several addresses cannot keep the table's own tablets out; a stranger never takes
+    a trusted client's only stream. ``keepalive`` seconds between heartbeats: a write to a vanished
+    client fails (the server's sockets give up on unanswered data after 20 s), which ends its stream
+    within 30 s."""
 
-    def __init__(self, *, max_streams: int = 8, keepalive: float = 10.0, per_client: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        max_streams: int = 8,
+        keepalive: float = 10.0,
+        per_client: int | None = None,
+        trusted: Callable[[str], bool] | None = None,
+    ) -> None:
         self.max_streams = max_streams
         self.keepalive = keepalive
         self.per_client = per_client or max_streams
+        self.trusted: Callable[[str], bool] = trusted or (lambda client: False)
         self._lock = threading.Lock()
         self._news = threading.Condition(self._lock)  # the writer's wake-up: a change, a parked page, the end
         self._streams: list[Stream] = []  # oldest first
@@ -136,10 +148,10 @@ class Hub:
             if mine and (len(mine) >= self.per_client or len(self._streams) >= self.max_streams):
                 self._end(mine[0])  # the client's oldest stream yields to its new one (a reload, a reconnect)
             elif len(self._streams) >= self.max_streams:
-                crowded = [s for s in self._streams if sum(t.client == s.client for t in self._streams) > 1]
-                if not crowded:
+                victim = self._yielding(self.trusted(client))
+                if victim is None:
                     raise TooManyStreams(f"{self.max_streams} pages are already watching; close one and retry.")
-                self._end(crowded[0])  # a client with two open streams gives one up to a new client
+                self._end(victim)
             self._streams.append(new)
         return new, HELLO + render(version, json.dumps(first, separators=(",", ":")))
 
@@ -176,6 +188,24 @@ class Hub:
         return True
 
     # --- inside --------------------------------------------------------------------------------
+    def _yielding(self, trusted: bool) -> Stream | None:
+        """Under the lock, every slot taken: the stream that gives way to a new client's, if any. First
+        the oldest of a stranger holding several; for a client that gave the PIN, then the oldest of any
+        stranger; then the oldest of any client holding several."""
+        counts = Counter(s.client for s in self._streams)
+        strangers = {c: not self.trusted(c) for c in counts}
+        for s in self._streams:
+            if strangers[s.client] and counts[s.client] > 1:
+                return s
+        if trusted:
+            for s in self._streams:
+                if strangers[s.client]:
+                    return s
+        for s in self._streams:
+            if counts[s.client] > 1:
+                return s
+        return None
+
     def _end(self, stream: Stream) -> None:
         """Under the lock: take the stream's slot now and tell its page to stop (it ends at once)."""
         self._streams.remove(stream)

@@ -15,11 +15,14 @@ import time
 from typing import Any
 
 from waitress.buffers import OverflowableBuffer
-from waitress.channel import HTTPChannel
 from waitress.server import create_server as waitress_server
 from waitress.task import WSGITask
 
+from companion.web.fair import FairDispatcher
+from companion.web.guarded import GuardedChannel
 from companion.web.hub import Stream
+from companion.web.limits import Door, Limits
+from companion.web.trust import Trusted
 
 PARK = "companion.park"  # in the WSGI environ: present when the server can park, the Stream once opened
 LAST_CHUNK = b"0\r\n\r\n"
@@ -73,12 +76,15 @@ class ParkingTask(WSGITask):
         super().finish()
 
 
-class ParkingChannel(HTTPChannel):
+class ParkingChannel(GuardedChannel):
     """A connection that, once parked, carries the hub's frames for its page (``send_now`` from the
     hub's writer, ``handle_write`` from the server's loop, one after the other under its buffer lock)."""
 
     task_class = ParkingTask
     stream: Stream | None = None
+
+    def watching(self) -> bool:
+        return self.stream is not None
 
     def park(self, stream: Stream) -> bool:
         if len(self.requests) > 1:
@@ -173,9 +179,21 @@ def _chunk(data: bytes) -> bytes:
     return b"%X\r\n%s\r\n" % (len(data), data)
 
 
-def create_server(app: Any, **options: Any) -> Any:
+def create_server(app: Any, limits: Limits | None = None, **options: Any) -> Any:
     """A waitress server (``options`` as :func:`waitress.server.create_server` takes them) whose
-    connections park event streams."""
-    server = waitress_server(app, **options)
+    connections park event streams and keep to ``limits`` (companion/web/limits.py), and whose threads
+    serve the addresses that gave the PIN first (companion/web/fair.py)."""
+    limits = limits or Limits()
+    extensions = getattr(app, "extensions", {}).get("companion", {})
+    trusted = extensions.get("trusted") or Trusted()
+    options.setdefault("connection_limit", limits.connections)
+    options.setdefault("max_request_header_size", limits.head_bytes)
+    options.setdefault("max_request_body_size", limits.big_body + 1)
+    options.setdefault("inbuf_overflow", limits.big_body + 1)  # a body allowed in is kept in memory, never spooled
+    dispatcher = FairDispatcher(trusted)
+    server = waitress_server(app, _dispatcher=dispatcher, **options)
+    dispatcher.set_thread_count(server.adj.threads)
+    server.limits = limits  # type: ignore[union-attr]
+    server.door = Door(limits, trusted)  # type: ignore[union-attr]
     server.channel_class = ParkingChannel  # type: ignore[union-attr]
     return server

@@ -18,6 +18,7 @@ from companion.access.table_access import TableAccess, Verdict
 from companion.games.messages import Msg, msg, raw
 from companion.table.session import Table
 from companion.web.api.errors import ApiError
+from companion.web.trust import vouch
 
 log = logging.getLogger("companion.access.pin")
 
@@ -47,11 +48,13 @@ def admit(access: TableAccess, table: Table) -> bool:
     show_damage(access.pin.damage, table)  # a PIN set on the console meanwhile takes the banner away
     token = request.headers.get("X-Table-Session", "")
     if token and access.session_open(token):
+        vouch()  # this address is the table's: served first under load (companion/web/trust.py)
         return False
     given = request.headers.get("X-Table-Pin", "")
     if not given:
         raise ApiError(403, SESSION_ENDED if token else msg("Enter the table PIN to change the game."))
     answer(access.check(given, client()), table, msg("That PIN is not this table's PIN."))
+    vouch()
     return True
 
 
