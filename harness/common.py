@@ -43,7 +43,10 @@ def write_config(folder: Path, port: int, **server: Any) -> Path:
 class Daemon:
     """``companion run --mock`` on a free port with its own data folder."""
 
-    def __init__(self, data: Path, *, port: int | None = None, extra: tuple[str, ...] = (), **server: Any) -> None:
+    def __init__(
+        self, data: Path, *, port: int | None = None, extra: tuple[str, ...] = (), root: Path = ROOT, **server: Any
+    ) -> None:
+        """``root``: the checkout whose ``companion`` runs (another commit's, to compare)."""
         self.data = data
         self.port = port or free_port()
         data.mkdir(parents=True, exist_ok=True)
@@ -52,7 +55,7 @@ class Daemon:
         self.log = open(data.parent / f"{data.name}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config), *extra],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
 
     def wait_ready(self, timeout: float = 20) -> bool:
@@ -70,11 +73,19 @@ class Daemon:
         return False
 
     def request(
-        self, method: str, path: str, body: Any = None, *, timeout: float = 10, headers: dict[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        timeout: float = 10,
+        headers: dict[str, str] | None = None,
+        raw: str | bytes | None = None,
     ) -> tuple[int, Any]:
+        """``body`` is sent as JSON, ``raw`` as it is."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
-            data = None if body is None else json.dumps(body)
+            data = raw if raw is not None else None if body is None else json.dumps(body)
             conn.request(method, path, body=data, headers=headers if headers is not None else AUTH)
             response = conn.getresponse()
             raw = response.read()

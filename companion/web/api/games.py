@@ -15,6 +15,7 @@ from companion.store.record import summary_line
 from companion.web.api.context import body, needs_pin, table
 from companion.web.api.errors import ApiError
 from companion.web.api.players import roster
+from companion.web.read_cache import cached_read
 
 games_api = Blueprint("games", __name__)
 
@@ -72,6 +73,7 @@ def open_game(game_id: int) -> Any:
 
 
 @games_api.get("/games/<int:game_id>/record")
+@cached_read
 def export_game(game_id: int) -> Any:
     row = table().journal.game(game_id)
     if row is None:
@@ -91,6 +93,7 @@ def export_game(game_id: int) -> Any:
 
 
 @games_api.get("/games/<int:game_id>/stats")
+@cached_read
 def game_stats(game_id: int) -> Any:
     """The end-of-game statistics (only once the game is over: they would give away hidden money)."""
     from companion.store.stats import game_stats as stats_of
@@ -104,6 +107,7 @@ def game_stats(game_id: int) -> Any:
 
 
 @games_api.get("/games/<int:game_id>/history")
+@cached_read
 def game_history(game_id: int) -> Any:
     """The whole game for the history, results and chart: every entry (undone ones marked), scores."""
     from companion.web.history import game_history as story
