@@ -12,6 +12,7 @@ from companion.games.base import RuleViolation
 from companion.games.messages import msg
 from companion.store.journal import Journal
 from companion.store.record import Header, RecordError, Timeline, check_entry, is_summary, read_lines, reason_of
+from companion.table.titles import check_title
 
 
 def import_record(journal: Journal, lines: Iterable[str], at: str) -> int:
@@ -23,6 +24,7 @@ def import_record(journal: Journal, lines: Iterable[str], at: str) -> int:
         try:
             if header is None:
                 header = Header.from_json(data)
+                check_title(header.title)
                 timeline = Timeline(get_rules(header.game), header)
                 continue
             if is_summary(data):

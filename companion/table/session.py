@@ -23,6 +23,7 @@ from companion.table.button_state import Controls
 from companion.table.game_view import game_view
 from companion.table.odds_switch import ODDS_OFF, odds_settings
 from companion.table.record_import import import_record
+from companion.table.titles import check_title
 
 LOG_LENGTH = 40
 COMPANION_DEVICE = "companion:virtual-deck"
@@ -146,6 +147,7 @@ class Table:
         odds: Mapping[str, Any] | None = None,
     ) -> int:
         """``odds``: the game's odds switch (off unless the table chose otherwise at setup)."""
+        check_title(title)
         header = Header(game, tuple(players), dict(options or {}), title)
         rules = get_rules(game)
         timeline = Timeline(rules, header)  # raises RuleViolation for a bad setup, before any write

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify, request
 from companion.games.messages import msg
 from companion.store.journal import JournalUnavailable
 from companion.store.record import summary_line
+from companion.table.titles import MAX_TITLE
 from companion.web.api.context import body, needs_pin, table
 from companion.web.api.errors import ApiError
 from companion.web.api.players import roster
@@ -39,7 +40,11 @@ def without_former(game: dict[str, Any], seats: set[int]) -> dict[str, Any]:
 
 
 def summarized(game: dict[str, Any]) -> dict[str, Any]:
-    """A stored game's summary is its outcome's message as JSON (older journals: English text)."""
+    """A stored game's summary is its outcome's message as JSON (older journals: English text). A title
+    stored before titles were limited is cut to the limit: the list goes to every page."""
+    title = game.get("title")
+    if isinstance(title, str) and len(title) > MAX_TITLE:
+        game["title"] = title[: MAX_TITLE - 1] + "…"
     summary = game.get("summary")
     if isinstance(summary, str) and summary.startswith("{"):
         with contextlib.suppress(ValueError):
