@@ -98,6 +98,7 @@ def make_server(app: Any, config: Config, *, port: int | None = None, limits: Li
         channel_timeout=IDLE_TIMEOUT,  # waitress's own idle check, behind the limits' stricter ones
         cleanup_interval=IDLE_TIMEOUT // 2,
         channel_request_lookahead=1,  # keep reading while a stream runs, so a closed page is noticed
+        asyncore_use_poll=True,  # select() fails on a descriptor past 1023, which many connections reach
         # a page that reads slowly makes its stream wait (and skip to the newest view) instead of
         # piling views up in the server's memory: at most a few views are buffered per connection
         outbuf_high_watermark=OUTBUF_WATERMARK,

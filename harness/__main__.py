@@ -1,6 +1,6 @@
 """``python -m harness [PART ...] [--long]``: run the reliability and security harness.
 
-Parts: kills, corrupt, fuzz, records, pin, tablets, disk (default: all). Short mode (the default) is
+Parts: kills, corrupt, fuzz, records, pin, tablets, disk, abuse (default: all). Short mode (the default) is
 what ./scripts/test runs (tests/test_harness.py); ``--long`` gives the figures in docs/reliability.md.
 Each part prints JSON lines; the last line of each is its summary.
 """
@@ -20,6 +20,7 @@ SHORT = {
     "pin": {"guesses": 200, "burst_s": 1.0, "addresses": 16},
     "tablets": {"tablets": 20, "inputs": 60},
     "disk": {"stall_s": 2.0, "inputs": 10},
+    "abuse": {"seconds": 3.0, "sockets": 100, "trickle_s": 1.0},
 }
 LONG = {
     "kills": {"kills": 1000},
@@ -29,6 +30,7 @@ LONG = {
     "pin": {"guesses": 10000, "burst_s": 60.0, "addresses": 64},
     "tablets": {"tablets": 200, "inputs": 1200},
     "disk": {"stall_s": 10.0, "inputs": 20},
+    "abuse": {"seconds": 60.0, "sockets": 520, "trickle_s": 8.0},
 }
 MODULES = {
     "kills": "harness.kills",
@@ -38,6 +40,7 @@ MODULES = {
     "pin": "harness.bruteforce",
     "tablets": "harness.tablets",
     "disk": "harness.disk",
+    "abuse": "harness.abuse",
 }
 
 
