@@ -20,7 +20,7 @@ SHORT = {
     "pin": {"guesses": 200, "burst_s": 1.0, "addresses": 16},
     "tablets": {"tablets": 20, "inputs": 60},
     "disk": {"stall_s": 2.0, "inputs": 10},
-    "abuse": {"seconds": 3.0, "sockets": 100, "trickle_s": 1.0},
+    "abuse": {"seconds": 2.5, "sockets": 100, "trickle_s": 1.0},
 }
 LONG = {
     "kills": {"kills": 1000},

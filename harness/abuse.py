@@ -10,7 +10,9 @@ own (harness/attacks.py):
   server takes them; the daemon's temporary files (what waitress spools to disk) are watched;
 - ``streams``: eight addresses each holding an event stream; the tablet opens a stream of its own
   every so often (a new tablet of the table's), and so does a stranger's ninth address;
-- ``reads``: six keep-alive connections asking for a 1,242-entry game's history again and again.
+- ``reads``: six keep-alive connections asking for a 1,252-entry game's history again and again;
+- ``reads_open``: the same while that game is the open one and the tablet's inputs (an undo, a redo,
+  in turn) change its history every time.
 
 Figures per attack: the tablet's input latency (p50/p95/max over every input, from before its
 connection to the whole answer), inputs that failed or timed out, the daemon's CPU seconds, what the
@@ -65,23 +67,26 @@ def held(port: int, sources: list[str]) -> int:
 
 
 def long_record() -> list[str]:
-    """A simulated 4-player Heckmeck game with an undo and a redo after every input: 1,242 entries."""
+    """A simulated 4-player Heckmeck game, its last 10 inputs left out (it goes on), with an undo and a
+    redo after every input and another pair after every 20th: 1,252 entries."""
     from companion.table.simulate import simulated_lines
 
     lines = list(simulated_lines("heckmeck", ["Ann", "Bob", "Cy", "Dan"], seed=1))
     out = [lines[0]]
-    for line in lines[1:]:
-        out += [line, '{"type":"undo"}', '{"type":"redo"}']
+    for n, line in enumerate(lines[1:-10]):
+        out += [line, '{"type":"undo"}', '{"type":"redo"}'] + ['{"type":"undo"}', '{"type":"redo"}'] * (n % 20 == 0)
     return out
 
 
 class Tablet(threading.Thread):
-    """Enters inputs at ``rate`` a second until stopped; times each one."""
+    """Enters inputs at ``rate`` a second until stopped (``undo_redo``: an undo and a redo in turn, so
+    the long game never ends); times each one."""
 
-    def __init__(self, daemon: Daemon, rate: float, timeout: float = 5.0) -> None:
+    def __init__(self, daemon: Daemon, rate: float, timeout: float = 5.0, undo_redo: bool = False) -> None:
         super().__init__(daemon=True)
         self.target = daemon
         self.rate = rate
+        self.undo_redo = undo_redo
         self.timeout = timeout
         self.stop = threading.Event()
         self.latencies: list[float] = []
@@ -93,8 +98,11 @@ class Tablet(threading.Thread):
         next_at = time.monotonic()
         while not self.stop.is_set():
             try:
-                status, view = self.target.request("GET", "/api/state", timeout=self.timeout)
-                path, body = next_input(view, rng)
+                if self.undo_redo:
+                    path, body = ("/api/undo", {}) if len(self.latencies) % 2 == 0 else ("/api/redo", {})
+                else:
+                    status, view = self.target.request("GET", "/api/state", timeout=self.timeout)
+                    path, body = next_input(view, rng)
                 started = time.monotonic()
                 status, _ = self.target.request("POST", path, body, timeout=self.timeout)
                 self.latencies.append((time.monotonic() - started) * 1000)
@@ -149,16 +157,19 @@ def newcomers(daemon: Daemon, seconds: float, tries: int) -> dict[str, Any]:
 
 def attack(daemon: Daemon, name: str, settings: dict[str, Any], seconds: float, rate: float) -> dict[str, Any]:
     pid = daemon.proc.pid
-    tablet = Tablet(daemon, rate)
-    process = attacker(name, {**settings, "port": daemon.port, "seconds": seconds})
+    kind = settings.pop("kind", name)
+    tablet = Tablet(daemon, rate, undo_redo=settings.pop("undo_redo", False))
+    process = attacker(kind, {**settings, "port": daemon.port, "seconds": seconds})
     cpu_before = cpu_s(pid)
     tablet.start()
     extra: dict[str, Any] = {}
     spooled = rss = 0.0
     holding: list[int] = []
     end = time.monotonic() + seconds
+    tries = None
     if name == "streams":
-        extra["new_streams"] = newcomers(daemon, seconds * 0.9, tries=20)
+        tries = threading.Thread(target=lambda: extra.update(new_streams=newcomers(daemon, seconds * 0.9, 20)))
+        tries.start()
     while time.monotonic() < end:
         spooled = max(spooled, spooled_bytes(pid))
         rss = max(rss, rss_mb(pid))
@@ -166,6 +177,8 @@ def attack(daemon: Daemon, name: str, settings: dict[str, Any], seconds: float, 
         time.sleep(0.1)
     tablet.stop.set()
     tablet.join()
+    if tries is not None:
+        tries.join()
     out, _ = process.communicate(timeout=60)
     result = {
         "attack": name,
@@ -198,6 +211,8 @@ def run(
         "big_bodies": {"sources": ["127.0.0.4"], "count": 18, "every": 0.02, "reopen": 0.5},
         "streams": {"sources": [f"127.0.0.{10 + i}" for i in range(8)], "count": 8, "every": 0.5},
         "reads": {"sources": ["127.0.0.5"], "count": 6, "every": 1.0},
+        # the long game is the open one, and every input the tablet enters changes its history
+        "reads_open": {"sources": ["127.0.0.6"], "count": 6, "every": 1.0, "kind": "reads", "undo_redo": True},
     }
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="harness-abuse-") as tmp:
@@ -211,7 +226,8 @@ def run(
             )
             if status != 201:
                 raise RuntimeError(f"the long game was not imported: {status} {answer}")
-            attacks["reads"]["path"] = f"/api/games/{answer['id']}/history"
+            long_game = answer["id"]
+            attacks["reads"]["path"] = attacks["reads_open"]["path"] = f"/api/games/{long_game}/history"
             daemon.request("POST", "/api/games", {"game": "heckmeck", "players": ["Ann", "Bob", "Cy"]})
             base = Tablet(daemon, rate)
             base.start()
@@ -221,6 +237,8 @@ def run(
             results["baseline"] = {"tablet": base.figures(), "load_avg_1m": round(os.getloadavg()[0], 2)}
             emit(attack="none", **results["baseline"])
             for name, settings in attacks.items():
+                if name == "reads_open":
+                    daemon.request("POST", f"/api/games/{long_game}/open", {})
                 results[name] = attack(daemon, name, settings, seconds, rate)
         finally:
             daemon.stop()

@@ -281,6 +281,10 @@ def test_a_game_s_history_is_made_once_per_change_and_language(
     table.submit({"type": "take", "face": 5}, device="test")
     after = client.get(f"/api/games/{game}/history")
     assert len(made) == 3 and len(after.get_json()["entries"]) > len(first.get_json()["entries"])
+    table.new_game("heckmeck", ["Cy", "Dee"])  # another game is played: this one's history stays as it is
+    table.submit({"type": "roll", "dice": [1, 2, 3, 4, 5, 5, 5, "worm"]}, device="test")
+    assert client.get(f"/api/games/{game}/history").data == after.data and len(made) == 4  # once: no longer open
+    assert client.get(f"/api/games/{game}/history").data == after.data and len(made) == 4
 
 
 def test_threads_go_to_the_tablets_that_gave_the_pin_first() -> None:

@@ -81,9 +81,9 @@ def test_a_hostile_guest_without_the_pin_does_not_hold_the_table_up() -> None:
     from harness import abuse
 
     result = abuse.run(**SHORT["abuse"])  # type: ignore[arg-type]
-    attacks = ("slow_headers", "slow_bodies", "big_bodies", "streams", "reads")
+    attacks = ("slow_headers", "slow_bodies", "big_bodies", "streams", "reads", "reads_open")
     assert all(result[a]["tablet"]["failed"] == 0 and result[a]["tablet"]["inputs"] > 0 for a in attacks), result
     assert result["slow_headers"]["held_median"] <= 16 and result["slow_bodies"]["held_median"] <= 16
     assert result["big_bodies"]["spooled_peak_mb"] == 0 and "413" in result["big_bodies"]["attacker"]["statuses"]
     assert result["streams"]["new_streams"]["tablet"] == {"200": 20, "other": 0}
-    assert result["reads"]["attacker"]["answers"] > 0
+    assert result["reads"]["attacker"]["answers"] > 0 and result["reads_open"]["attacker"]["answers"] > 0

@@ -4,9 +4,10 @@ Telling a long game again costs the server real time: a 1,242-entry game's histo
 every entry and a walk over every message to put it in the page's language (tens of milliseconds
 here, a Pi 4 core is some four times slower). Anyone on the Wi-Fi may read it, so six connections
 asking for it over and over kept the table's inputs waiting half a second. Here each answer is kept,
-by game and language, until the journal changes: the same question costs a lookup. A change (a new
-entry anywhere, the game's row marked finished, a restored journal) makes the next question make a
-new answer, and only one costly answer is made at a time, whatever the number of askers.
+by game and language, until the game changes: the same question costs a lookup. A change (an entry
+added to the game, its row marked finished, a restored journal) makes the next question make a new
+answer, and only one costly answer is made at a time, whatever the number of askers. Inputs to the
+open game do not touch the answers kept for the others.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class ReadCache:
 
 def cached_read(view: Callable[[int], Any]) -> Callable[[int], Any]:
     """For an API view of one game (``game_id``): its answer, in the page's language, kept by
-    :class:`ReadCache` until the journal changes."""
+    :class:`ReadCache` until the game changes."""
 
     @wraps(view)
     def wrapper(game_id: int) -> Any:
@@ -80,9 +81,12 @@ def cached_read(view: Callable[[int], Any]) -> Callable[[int], Any]:
         cache: ReadCache = extensions.setdefault("reads", ReadCache())
 
         def stamp() -> Any:
-            with table._lock:  # never half-way through a change (an entry in, the game not yet marked)
-                journal = table.journal
-                return journal, journal.last_entry_id(), journal.game(game_id)
+            # Entries are only ever added to the open game, so its entry count and the game's row (marked
+            # finished with its summary) say when an answer is out of date; a restored journal is another
+            # object. Taken under the table's lock: never half-way through a change.
+            with table._lock:
+                timeline = table.timeline if table.game_id == game_id else None
+                return table.journal, table.journal.game(game_id), None if timeline is None else timeline.entries
 
         def make() -> Response:
             return localize_response(current_app.make_response(view(game_id)))
