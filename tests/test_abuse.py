@@ -340,3 +340,18 @@ def test_a_long_title_already_in_the_journal_is_cut_in_the_games_list(table: Tab
     table.journal.create_game(Header("heckmeck", ("Ann", "Bob"), {}, "z" * 100_000), "2026-12-01T20:00:00")
     games = create_app(table, config=config).test_client().get("/api/games").get_json()["games"]
     assert len(games[0]["title"]) <= 80
+
+
+def test_every_listener_of_a_name_with_several_addresses_keeps_the_limits(table: Table, config: Config) -> None:
+    from waitress.server import BaseWSGIServer
+
+    from companion.web.guarded import GuardedChannel
+    from companion.web.parking import create_server
+
+    server = create_server(create_app(table, config=config), listen="127.0.0.1:0 127.0.0.1:0")
+    try:
+        listeners = [s for s in server.map.values() if isinstance(s, BaseWSGIServer)]
+        assert len(listeners) == 2  # main set the parking channel on the wrapper, which no listener reads
+        assert all(issubclass(s.channel_class, GuardedChannel) and s.door is listeners[0].door for s in listeners)
+    finally:
+        server.close()

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from waitress.buffers import OverflowableBuffer
+from waitress.server import BaseWSGIServer, MultiSocketServer
 from waitress.server import create_server as waitress_server
 from waitress.task import WSGITask
 
@@ -195,7 +196,11 @@ def create_server(app: Any, limits: Limits | None = None, **options: Any) -> Any
     dispatcher = FairDispatcher(trusted)
     server = waitress_server(app, _dispatcher=dispatcher, **options)
     dispatcher.set_thread_count(server.adj.threads)
-    server.limits = limits  # type: ignore[union-attr]
-    server.door = Door(limits, trusted)  # type: ignore[union-attr]
-    server.channel_class = ParkingChannel  # type: ignore[union-attr]
+    door = Door(limits, trusted)
+    # a name with several addresses (localhost: 127.0.0.1 and ::1) gets a listener each, one door for all
+    listeners: list[Any] = [server]
+    if isinstance(server, MultiSocketServer):
+        listeners = [s for s in (server.map or {}).values() if isinstance(s, BaseWSGIServer)]
+    for listener in listeners:
+        listener.limits, listener.door, listener.channel_class = limits, door, ParkingChannel
     return server
