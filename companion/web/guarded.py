@@ -28,7 +28,7 @@ from companion.games.messages import Msg, msg
 from companion.i18n.catalogs import DEFAULT, LANGUAGES
 from companion.i18n.render import render
 from companion.web.headers import SECURITY_HEADERS
-from companion.web.limits import KB, Door, Limits, address
+from companion.web.limits import KB, Door, Limits, address, client_of
 
 
 class Refusal(Error):
@@ -192,3 +192,31 @@ class GuardedChannel(HTTPChannel):
             request.close()  # a big body's slot goes back
         self.door.leave(self)
         super().handle_close()
+
+
+ACCEPTS_PER_TURN = 64
+
+
+def accept_waiting(server: Any) -> None:
+    """A listener's ``handle_accept``: every connection waiting to be accepted (up to
+    ``ACCEPTS_PER_TURN``) at this turn of the loop, not one; a connection the door would turn away is
+    closed before anything is made for it. waitress takes one a turn, so a guest's burst of hundreds
+    kept a tablet's connection waiting behind it for as many turns."""
+    for _ in range(ACCEPTS_PER_TURN):
+        try:
+            accepted = server.accept()
+        except OSError:
+            return
+        if accepted is None:
+            return  # nothing more waiting
+        sock, addr = accepted
+        if not server.door.room(client_of(addr)):
+            server.door.refused += 1
+            sock.close()
+            continue
+        try:
+            server.set_socket_options(sock)
+        except OSError:
+            sock.close()  # gone before its options could be set
+            continue
+        server.channel_class(server, sock, server.fix_addr(addr), server.adj, map=server._map)

@@ -55,7 +55,11 @@ class Connection(Protocol):
 
 def address(connection: Any) -> str:
     """A connection's (or a queued task's: waitress queues the connection) client address."""
-    addr = connection.addr
+    return client_of(connection.addr)
+
+
+def client_of(addr: Any) -> str:
+    """The client address in a socket address (``(host, port)``; a Unix socket's is a name)."""
     return str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
 
 
@@ -76,6 +80,14 @@ class Door:
         self._total = 0
         self._big: dict[str, int] = {}
         self.refused = 0  # connections turned away (for the log and the harness)
+
+    def room(self, who: str) -> bool:
+        """Whether a new connection from ``who`` would be let in (asked before anything is made for it)."""
+        with self._lock:
+            mine = self._open.get(who, [])
+            if len(mine) >= self.limits.per_address and not any(old.idle() for old in mine):
+                return False
+            return self._total < self.limits.connections - self.limits.reserved or self.trusted(who)
 
     def admit(self, connection: Connection) -> bool:
         """Count ``connection`` in, or say it must be closed at once (False)."""

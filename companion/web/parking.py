@@ -12,6 +12,7 @@ slowly, the stream's end): one thread and one loop serve every page.
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from waitress.buffers import OverflowableBuffer
@@ -20,7 +21,7 @@ from waitress.server import create_server as waitress_server
 from waitress.task import WSGITask
 
 from companion.web.fair import FairDispatcher
-from companion.web.guarded import GuardedChannel
+from companion.web.guarded import GuardedChannel, accept_waiting
 from companion.web.hub import Stream
 from companion.web.limits import Door, Limits
 from companion.web.trust import Trusted
@@ -203,4 +204,5 @@ def create_server(app: Any, limits: Limits | None = None, **options: Any) -> Any
         listeners = [s for s in (server.map or {}).values() if isinstance(s, BaseWSGIServer)]
     for listener in listeners:
         listener.limits, listener.door, listener.channel_class = limits, door, ParkingChannel
+        listener.handle_accept = partial(accept_waiting, listener)
     return server
