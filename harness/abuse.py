@@ -201,9 +201,15 @@ def attack(daemon: Daemon, name: str, settings: dict[str, Any], seconds: float, 
 
 
 def run(
-    seconds: float = 60.0, sockets: int = 520, trickle_s: float = 8.0, rate: float = 4.0, root: Path = ROOT
+    seconds: float = 60.0,
+    sockets: int = 520,
+    trickle_s: float = 8.0,
+    rate: float = 4.0,
+    root: Path = ROOT,
+    only: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """``root``: the checkout whose daemon is attacked (another commit's, for the figures before)."""
+    """``root``: the checkout whose daemon is attacked (another commit's, for the figures before);
+    ``only``: these attacks (default: all)."""
     load_before = os.getloadavg()[0]
     attacks: dict[str, dict[str, Any]] = {
         "slow_headers": {"sources": ["127.0.0.2"], "count": sockets, "every": trickle_s},
@@ -237,6 +243,8 @@ def run(
             results["baseline"] = {"tablet": base.figures(), "load_avg_1m": round(os.getloadavg()[0], 2)}
             emit(attack="none", **results["baseline"])
             for name, settings in attacks.items():
+                if only and name not in only:
+                    continue
                 if name == "reads_open":
                     daemon.request("POST", f"/api/games/{long_game}/open", {})
                 results[name] = attack(daemon, name, settings, seconds, rate)
@@ -255,5 +263,6 @@ if __name__ == "__main__":
     parser.add_argument("--trickle", type=float, default=8.0)
     parser.add_argument("--rate", type=float, default=4.0)
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to attack (default: this one)")
+    parser.add_argument("--only", nargs="*", default=(), help="these attacks only")
     args = parser.parse_args()
-    print(json.dumps(run(args.seconds, args.sockets, args.trickle, args.rate, args.root)))
+    print(json.dumps(run(args.seconds, args.sockets, args.trickle, args.rate, args.root, tuple(args.only))))
