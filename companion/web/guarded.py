@@ -124,6 +124,7 @@ class GuardedParser(HTTPRequestParser):
         self.error = Refusal(code, reason, render(text, language), retry_after)
         self.completed = True
         self.connection_close = True
+        self.expect_continue = False  # else waitress says "100 Continue", takes the request back and reads on
 
     def close(self) -> None:
         super().close()
