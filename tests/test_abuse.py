@@ -310,7 +310,7 @@ def test_threads_go_to_the_tablets_that_gave_the_pin_first() -> None:
         for request in strangers:
             dispatcher.add_task(request)  # type: ignore[arg-type]
         time.sleep(0.2)
-        assert sum(dispatcher.running.values()) == 2  # one thread is kept for the table
+        assert dispatcher.running == {"127.0.0.2": 1, "127.0.0.3": 1}  # in turn; one thread kept for the table
         tablet = Request("127.0.0.1", go)
         dispatcher.add_task(tablet)  # type: ignore[arg-type]
         assert tablet.done.wait(2)  # served while six strangers' requests are still waiting or running
@@ -321,6 +321,32 @@ def test_threads_go_to_the_tablets_that_gave_the_pin_first() -> None:
 
 
 # --- part of finding 11: titles ---------------------------------------------------------------------------
+def test_one_stranger_is_served_two_requests_at_a_time() -> None:
+    from companion.web.fair import FairDispatcher
+
+    class Request:
+        def __init__(self, gate: threading.Event) -> None:
+            self.addr, self.gate = ("127.0.0.2", 0), gate
+
+        def service(self) -> None:
+            self.gate.wait(5)
+
+        def cancel(self) -> None:
+            pass
+
+    hold = threading.Event()
+    dispatcher = FairDispatcher(trusted=lambda address: False)
+    dispatcher.set_thread_count(6)
+    try:
+        for _ in range(6):
+            dispatcher.add_task(Request(hold))  # type: ignore[arg-type]
+        time.sleep(0.2)
+        assert dispatcher.running == {"127.0.0.2": 2} and len(dispatcher.queue) == 4
+    finally:
+        hold.set()
+        dispatcher.shutdown()
+
+
 def test_a_title_has_at_most_80_visible_characters(table: Table, config: Config) -> None:
     client = create_app(table, config=config).test_client()
     new = {"game": "heckmeck", "players": ["Ann", "Bob"]}

@@ -4,8 +4,10 @@ waitress serves queued requests first come, first served, so six connections ask
 costly keep all six threads busy and a tablet's input waits behind them. Here a waiting request from
 an address that gave the PIN (companion/web/trust.py) is served before any other; the others take
 turns by address (the address with the fewest requests being served goes first, so one client's
-pile does not starve another's one request); and strangers together never hold the last ``reserve``
-threads, which stay free for the table's inputs.
+pile does not starve another's one request); one stranger's address is served ``per_stranger``
+requests at a time at most (six connections asking at once do not take six threads and most of the
+interpreter's time); and strangers together never hold the last ``reserve`` threads, which stay free
+for the table's inputs.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ class FairDispatcher(ThreadedTaskDispatcher):
     """waitress's task dispatcher (a pool of threads and a queue of connections with a request to
     serve) with the order above. ``trusted(address)``: whether the address gave the PIN lately."""
 
-    def __init__(self, trusted: Callable[[str], bool], reserve: int = 1) -> None:
+    def __init__(self, trusted: Callable[[str], bool], reserve: int = 1, per_stranger: int = 2) -> None:
         super().__init__()
         self.trusted = trusted
         self.reserve = reserve
+        self.per_stranger = per_stranger
         self.running: Counter[str] = Counter()  # requests being served, by address
         self.strangers = 0  # of those, from addresses that did not give the PIN
 
@@ -69,7 +72,7 @@ class FairDispatcher(ThreadedTaskDispatcher):
                 del self.queue[i]
                 return task, who, False
             key = (self.running[who], i)
-            if best is None or key < best:
+            if key[0] < self.per_stranger and (best is None or key < best):
                 best = key
         if best is None or self.strangers >= len(self.threads) - self.stop_count - self.reserve:
             return None
