@@ -115,6 +115,24 @@ def test_one_address_keeps_at_most_its_share_of_connections(table: Table, tmp_pa
             sock.close()
 
 
+def test_an_ipv6_64_is_one_client_as_for_the_pin_s_budget() -> None:
+    from companion.web.limits import Door, Limits
+
+    class Connection:
+        will_close = False
+
+        def __init__(self, host: str) -> None:
+            self.addr = (host, 1234, 0, 0)
+
+        def idle(self) -> bool:
+            return False  # each one is sending a request
+
+    door = Door(Limits(), trusted=lambda client: False)
+    let_in = [door.admit(Connection(f"2001:db8::{n:x}")) for n in range(1, 21)]  # any address of its /64
+    assert let_in.count(True) == 16 and door.connections("2001:db8::/64") == 16
+    assert door.admit(Connection("2001:db8:0:1::1"))  # the next /64 is another machine
+
+
 def test_an_idle_connection_gives_way_to_a_new_one_from_its_address(table: Table, tmp_path: Path) -> None:
     with served(table, tmp_path) as (_, port):
         idle = [connect(port, "127.0.0.1") for _ in range(30)]  # a browser's forgotten keep-alives

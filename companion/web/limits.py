@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.access.budget import client_key
+
 KB = 1024
 MB = 1024 * KB
 
@@ -59,12 +61,13 @@ def address(connection: Any) -> str:
 
 
 def client_of(addr: Any) -> str:
-    """The client address in a socket address (``(host, port)``; a Unix socket's is a name)."""
-    return str(addr[0]) if isinstance(addr, tuple) and addr else str(addr)
+    """Who a socket address (``(host, port)``; a Unix socket's is a name) counts as: its IPv4 address,
+    or its IPv6 /64 (a machine takes any address of its /64 at will), as the PIN's budget counts."""
+    return client_key(str(addr[0]) if isinstance(addr, tuple) and addr else str(addr))
 
 
 class Door:
-    """Who is connected, by address: lets a new connection in or turns it away, and hands out the
+    """Who is connected, by client (``client_of``): lets a new connection in or turns it away, and hands out the
     few slots for big bodies. Called from the server's loop (and a task thread or two): locked.
 
     An address at its ``per_address`` connections gives up its longest-idle one to a new one (a

@@ -3,11 +3,12 @@
 Anyone on the Wi-Fi may watch, so nothing here refuses a stranger. But when strangers crowd the
 companion (every stream slot held, every thread busy, every connection taken), a tablet that has
 shown it knows the PIN is not left waiting behind them: it gets a stream slot, a thread and a
-connection before them (companion/web/hub.py, fair.py, limits.py). A tablet with the PIN stored
-proves it as its page loads (``POST /api/pin``), and every input it sends proves it again.
+connection before them (companion/web/hub.py, fair.py, limits.py). A tablet with a session proves it
+as its page loads (``POST /api/pin``), and every input it sends proves it again.
 
-Only a right PIN makes an address trusted; it is forgotten after ``keep_s`` without another one.
-An address stands for a device here as it does for the PIN's rate limit (companion/web/guard.py).
+Only a right PIN or an open session makes an address trusted; it is forgotten after ``keep_s``
+without another one. An address is a client as the PIN's budget counts clients: an IPv4 address or
+an IPv6 /64 (``companion.access.budget.client_key``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import current_app, request
+
+from companion.access.budget import client_key
 
 KEEP_S = 12 * 3600.0  # a long evening of play without a single input is still the table's tablet
 SIZE = 64  # addresses kept at most (a table has a handful of tablets); the longest unseen goes first
@@ -53,7 +56,8 @@ class Trusted:
 
 
 def vouch() -> None:
-    """The hook for the PIN check: this request gave the right PIN (within a request of the app)."""
+    """The hook for the PIN check: this request gave the right PIN or an open session (within a
+    request of the app)."""
     trusted = current_app.extensions["companion"].get("trusted")
     if trusted is not None and request.remote_addr:
-        trusted.vouch(request.remote_addr)
+        trusted.vouch(client_key(request.remote_addr))

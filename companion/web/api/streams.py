@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
+from companion.access.budget import client_key
 from companion.web.api.context import ctx, table
 from companion.web.hub import Hub, TooManyStreams
 from companion.web.language import request_language
@@ -21,7 +22,7 @@ def events() -> Any:
     held while the page watches), a generator holding a thread under any other."""
     hub: Hub = ctx()["hub"]
     try:
-        client = request.remote_addr or ""
+        client = client_key(request.remote_addr)  # an IPv6 /64 is one client, as for the PIN's budget
         render = ctx()["frames"].renderer(request_language())  # each view in this page's language
         if parks(request.environ):
             stream, head = hub.open(table().latest_view(), client=client, render=render)
