@@ -15,6 +15,7 @@ the PIN (read from the OpenAPI description: the ``X-Table-Pin`` header, or the o
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import logging
@@ -102,10 +103,8 @@ def at_once(port: int, route: Route, sources: list[str]) -> int:
 
     def one(n: int, source: str) -> None:
         start.wait()
-        try:
+        with contextlib.suppress(ConnectionError):  # turned away at the door: 16 connections a client
             codes.append(send(port, source, route, f"9{n:03d}"))
-        except ConnectionError:
-            pass  # turned away at the door: one address keeps 16 connections (companion/web/limits.py)
 
     threads = [threading.Thread(target=one, args=(n, s)) for n, s in enumerate(sources)]
     for t in threads:

@@ -7,6 +7,7 @@ import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -91,3 +92,22 @@ class EventStream:
     def close(self) -> None:
         self.response.close()  # the response holds the socket open as long as it is not closed itself
         self.conn.close()
+
+
+@contextmanager
+def served(table: Any, tmp: Path, **kwargs: Any) -> Iterator[tuple[Flask, int]]:
+    """The app and server as ``companion run`` builds them, on a free loopback port (``kwargs``: for
+    :func:`companion.daemon.make_server`): (app, port)."""
+    from companion.config import Config, ServerConfig, StoreConfig
+    from companion.daemon import make_server
+    from companion.web import create_app
+
+    config = Config(server=ServerConfig(pin="4321", host="127.0.0.1"), store=StoreConfig(str(tmp)), mock=True)
+    app = create_app(table, config=config)
+    server = make_server(app, config, port=0, **kwargs)
+    running = Running(server)
+    try:
+        yield app, server.socket.getsockname()[1]
+    finally:
+        app.extensions["companion"]["hub"].close()
+        running.stop()
