@@ -195,6 +195,17 @@ def test_only_two_big_bodies_are_received_at_once(table: Table, tmp_path: Path) 
             sock.close()
 
 
+def test_strangers_holding_the_big_body_slots_never_keep_the_table_s_import_waiting() -> None:
+    from companion.web.limits import Door, Limits
+
+    door = Door(Limits(), trusted=lambda client: client == "127.0.0.1")
+    assert door.take_big_body("127.0.0.2") and door.take_big_body("127.0.0.3")
+    assert not door.take_big_body("127.0.0.4") and not door.take_big_body("127.0.0.2")  # two at once, one each
+    assert door.take_big_body("127.0.0.1")
+    door.give_big_body("127.0.0.2")
+    assert door.take_big_body("127.0.0.4")
+
+
 # --- part of finding 11: waitress's own refusals -----------------------------------------------------
 @pytest.mark.parametrize(
     "request_bytes, code",

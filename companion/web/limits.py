@@ -137,9 +137,13 @@ class Door:
             return self._total if who is None else len(self._open.get(who, ()))
 
     def take_big_body(self, who: str) -> bool:
-        """A slot for a big body from ``who``: one per address, ``big_bodies`` in all."""
+        """A slot for a big body from ``who``: one per client, ``big_bodies`` in all for strangers (a
+        tablet of the table is never kept waiting by them)."""
         with self._lock:
-            if self._big.get(who) or sum(self._big.values()) >= self.limits.big_bodies:
+            if self._big.get(who):
+                return False
+            strangers = sum(not self.trusted(client) for client in self._big)
+            if strangers >= self.limits.big_bodies and not self.trusted(who):
                 return False
             self._big[who] = 1
             return True
