@@ -5,8 +5,9 @@ import { renderBoard } from "./app/board.js";
 import { renderDicePad, wireDicePad } from "./app/dice-pad.js";
 import { wireGamesList } from "./app/games-list.js";
 import { renderHistoryButton, wireHistory } from "./app/history.js";
-import { renderNightLine } from "./app/night-line.js";
+import { renderMoment, wireMoment } from "./app/moments.js";
 import { rematch, wireNewGame } from "./app/new-game.js";
+import { renderNightLine } from "./app/night-line.js";
 import { renderOptions } from "./app/options.js";
 import { badge, dieEl, initials, seatColours, wormIcon } from "./app/pieces.js";
 import { askPin, wirePin } from "./app/pin.js";
@@ -33,6 +34,7 @@ function render(v) {
     if (g) window.Tablet.turn(g.outcome ? null : `${g.id}:${g.awaiting.players.join(",")}`);
   }
   renderPrompt(g);
+  renderMoment(g);
   renderScores(g);
   renderOptions(g);
   renderDicePad(g, v.status.devices || {}, v.version);
@@ -69,5 +71,6 @@ document.addEventListener("DOMContentLoaded", () => {
   wireDicePad();
   wireUndo();
   wireVoice();
+  wireMoment();
   listen(render, redraw);
 });

@@ -74,6 +74,7 @@
       if (r.tiebreak) li.append(h("span", "rank-tiebreak", r.tiebreak));
       return li;
     }));
+    finalPayout(g, gv);
     $("end-length").textContent = "";
     $("end-chart").replaceChildren();
     $("end-rounds").replaceChildren();
@@ -88,6 +89,16 @@
     $("end-length").textContent = minutes(story.started, story.ended);
     drawRounds(g, story, gv);
     drawChart(g, story, colours, gv);
+  }
+
+  // The last round's payout (Las Vegas) or the End-of-Game payout (Lords of Vegas) decided the game:
+  // its summary never opened on its own, since the results take its place.
+  function finalPayout(g, gv) {
+    const box = $("end-final");
+    const s = gv.summary ? gv.summary(g.scoreboard, g) : null;
+    box.hidden = !s;
+    if (!s) { box.replaceChildren(); return; }
+    box.replaceChildren(h("h3", "", s.title), ...s.build());
   }
 
   function drawRounds(g, story, gv) {
