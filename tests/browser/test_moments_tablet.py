@@ -76,3 +76,26 @@ def test_the_last_rounds_payout_is_in_the_results(page: Any, companion: tuple[st
     page.screenshot(path=str(RUN_SHOTS / "results-final-payout-landscape.png"))
     box = final.bounding_box()
     assert box["y"] + box["height"] <= 800, box  # beside the ranking, not under the statistics
+
+
+def test_f_card_redraws_are_in_the_draws_summary(page: Any, companion: tuple[str, Table], tmp_path: Path) -> None:
+    """Two players: an F card pays and the player draws again; the summary of the card that ends the
+    chain also shows the F draw before it (with the companion's deck they arrive in one view)."""
+    base, _ = companion
+    lines = list(simulated_lines("lordsofvegas", ["Ann", "Bob"], seed=1))
+    f_draw = next(i for i, ln in enumerate(lines) if '"card":"F' in ln and i > 20 and '"card":"' in lines[i + 1])
+    record = tmp_path / "lords.jsonl"
+    record.write_text("\n".join(lines[: f_draw + 2]) + "\n")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(base)
+    unlock(page)
+    page.get_by_role("button", name="Games").click()
+    page.locator("#import-file").set_input_files(str(record))
+    expect(page.get_by_test_id("show-summary")).to_be_visible()
+    page.evaluate("() => document.getElementById('dlg-summary').open || document.getElementById('btn-summary').click()")
+    redraw = page.locator("#dlg-summary").get_by_test_id("redraw")
+    expect(redraw).to_have_count(1)
+    f_card = lines[f_draw].split('"card":"')[1].split('"')[0]
+    expect(redraw).to_contain_text(f_card)
+    RUN_SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(RUN_SHOTS / "lords-redraw-summary-landscape.png"))

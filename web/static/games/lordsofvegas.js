@@ -1,5 +1,21 @@
 // Lords of Vegas board: the 48 lots around The Strip, tiles and dice, casinos and bosses, money and points.
 "use strict";
+// With two players an F card pays and the drawer draws again: with the companion's deck the whole chain
+// arrives in one view, so the summary of the last draw also tells the F draws before it, from the log.
+function redrawsBefore(log, paid) {
+  let last = -1;
+  for (let i = log.length - 1; i >= 0 && last < 0; i--) if (log[i].kind === "drew") last = i;
+  if (last < 0 || log[last].data.card !== paid.card) return [];
+  const out = [];
+  let end = last;
+  for (let i = last - 1; i >= 0; i--) {
+    if (log[i].kind !== "drew") continue;
+    if (!log[i + 1] || log[i + 1].kind !== "blocked") break;  // not an F card out of play: the chain ends
+    out.unshift({ card: log[i].data.card, lines: log.slice(i + 2, end) });
+    end = i;
+  }
+  return out.map((r, k) => ({ ...r, number: paid.number - out.length + k }));
+}
 (function () {
   const LEFT = [["A", 2], [null, 1], ["C", 4], [null, 1], ["E", 2]];
   const RIGHT = [["B", 2], [null, 1], ["D", 3], [null, 1], ["F", 3]];
@@ -91,6 +107,13 @@
           if (paid.ties.length) {
             out.push(h("h3", "", _("Boss ties rerolled first")));
             for (const t of paid.ties) out.push(h("p", "summary-line", t.text));
+          }
+          for (const r of redrawsBefore(game.log, paid)) {
+            const box = h("section", "summary-redraw");
+            box.dataset.testid = "redraw";
+            box.append(h("h3", "", _("Draw {n}: {what}", { n: r.number, what: r.card })),
+              ...r.lines.map((e) => h("p", "summary-line", e.text)));
+            out.push(box);
           }
           return out;
         },
