@@ -11,6 +11,9 @@ if (!deviceId) {
   store.setItem("deviceId", deviceId);
 }
 
+// How this tablet's inputs are named in the game's log: the dice pad tells its own inputs from another tablet's.
+export const thisDevice = `tablet:${deviceId}`;
+
 // The session the right PIN opened, as this tablet keeps it (the PIN dialog writes it, every call
 // sends it); never the PIN itself (see companion/access/sessions.py).
 export const session = {

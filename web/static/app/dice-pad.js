@@ -1,6 +1,6 @@
 // The dice pad: one face button per face (a row per colour for coloured dice), the dice tapped so far,
 // whose dice they are when several players throw at once, and the camera's reading to use or correct.
-import { submit, call } from "./api.js";
+import { submit, call, thisDevice } from "./api.js";
 import { COLOUR_NAMES, dieEl } from "./pieces.js";
 import { latestGame } from "./state.js";
 
@@ -19,7 +19,10 @@ export function renderDicePad(g, devices, version) {
   box.dataset.count = spec ? String(spec.count) : "";
   if (!spec) { entered = []; return; }
   const key = `${g.id}:${g.inputs}`;
-  if (padKey !== key) { entered = []; padKey = key; }
+  if (padKey !== key) {
+    keepOrClear(g, spec, padKey !== null && padKey.split(":")[0] === String(g.id));
+    padKey = key;
+  }
   const faceButton = (f, colour, limit) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -78,6 +81,26 @@ export function renderDicePad(g, devices, version) {
   }
   drawReading(g, spec, version);
   $("btn-sim").hidden = devices.camera !== "simulated";
+}
+
+// A new input empties the pad, except when another tablet entered it while dice were half-tapped here
+// (Cincinnati's simultaneous throws put two tablets at one table): dice tapped for a player who still
+// has to throw are kept, and either way a note says what happened instead of the dice just vanishing.
+function keepOrClear(g, spec, sameGame) {
+  const last = g.log.length ? g.log[g.log.length - 1] : null;
+  const fromElsewhere = sameGame && entered.length > 0 && last && last.device !== thisDevice;
+  const note = $("pad-note");
+  if (!fromElsewhere) { entered = []; note.hidden = true; return; }
+  const stillTheirs = rollFor !== null && g.awaiting.players.includes(rollFor) && entered.length <= spec.count
+    && !spec.colours.length;
+  const dice = entered.map((d) => (typeof d === "object" ? d.face : d)).join(" ");
+  if (stillTheirs) {
+    note.textContent = _("Another tablet entered a roll; the dice tapped here for {name} are kept: {dice}.", { name: g.players[rollFor], dice });
+  } else {
+    note.textContent = _("Another tablet entered this roll first; the dice tapped here were cleared: {dice}.", { dice });
+    entered = [];
+  }
+  note.hidden = false;
 }
 
 // What the camera read, with its photo: taken as it is, or copied to the pad when the camera was unsure.
@@ -152,7 +175,7 @@ function rollAction(dice) {
 }
 
 export function wireDicePad() {
-  $("btn-clear").onclick = () => { entered = []; const g = latestGame(); if (g) drawEntered(g.awaiting.dice); };
+  $("btn-clear").onclick = () => { entered = []; $("pad-note").hidden = true; const g = latestGame(); if (g) drawEntered(g.awaiting.dice); };
   $("btn-roll").onclick = async () => {
     const key = padKey;
     const taken = await submit(rollAction(entered.slice()));
