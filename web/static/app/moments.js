@@ -4,7 +4,7 @@
 // dismisses it or the next big moment takes its place.
 
 const $ = (id) => document.getElementById(id);
-const BIG = new Set(["failed", "duel_won", "duel_returned", "gamble_result"]);
+const BIG = new Set(["failed", "duel_won", "gamble_result"]);
 const store = window.localStorage;
 
 let shownKey = null;
