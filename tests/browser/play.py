@@ -9,6 +9,7 @@ page itself not scrolled; ``Watch`` adds an axe-core check of every state the pa
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -17,6 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.games import get_rules
+from companion.games.base import Awaiting
+from companion.store.record import Header, Timeline, check_entry
+from companion.table.simulate import simulated_lines
 
 PIN = "4321"
 ROOT = Path(__file__).resolve().parents[2]
@@ -537,3 +543,19 @@ def multi_player_rows(page: Any) -> int:
 
 
 Driver = Callable[..., Watch]
+
+
+# Records cut at a chosen moment of a simulated game, for tests that start from a crowded state.
+def names(aw: Awaiting[Any]) -> list[str]:
+    return [type(o.action).__name__ for o in aw.options]
+
+
+def record_until(game: str, players: list[str], seed: int, want: Callable[[Awaiting[Any]], bool]) -> list[str]:
+    """A simulated game's record up to the first moment ``want`` picks out."""
+    lines = list(simulated_lines(game, players, seed=seed))
+    timeline = Timeline(get_rules(game), Header.from_json(json.loads(lines[0])))
+    for i, line in enumerate(lines[1:], 1):
+        if want(timeline.rules.awaiting(timeline.state)):
+            return lines[:i]
+        timeline.feed(check_entry(json.loads(line)))
+    raise AssertionError("the simulated game never got there")

@@ -4,19 +4,13 @@ options and its card picker, at 1280x800 and 800x1280 and at every text size."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from play import RUN_SHOTS  # type: ignore[import-not-found]
+from play import RUN_SHOTS, names, record_until  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
-from companion.games import get_rules
-from companion.games.base import Awaiting
-from companion.store.record import Header, Timeline, check_entry
 from companion.table.session import Table
-from companion.table.simulate import simulated_lines
 
 pytestmark = pytest.mark.browser
 
@@ -36,26 +30,12 @@ SEEN_JS = """ids => {
                 right: Math.min(box.right, q.right), bottom: Math.min(box.bottom, q.bottom) };
       }
     }
-    if (r.height === 0 || r.top < box.top - 1 || r.bottom > box.bottom + 1 || r.left < box.left - 1 || r.right > box.right + 1)
-      out.push(`${id} at ${[r.left, r.top, r.right, r.bottom].map(Math.round)}, seen ${[box.left, box.top, box.right, box.bottom].map(Math.round)}`);
+    const at = (b) => [b.left, b.top, b.right, b.bottom].map(Math.round);
+    if (r.height === 0 || r.top < box.top - 1 || r.bottom > box.bottom + 1
+        || r.left < box.left - 1 || r.right > box.right + 1) out.push(`${id} at ${at(r)}, seen ${at(box)}`);
   }
   return out;
 }"""
-
-
-def names(aw: Awaiting[Any]) -> list[str]:
-    return [type(o.action).__name__ for o in aw.options]
-
-
-def record_until(game: str, players: list[str], seed: int, want: Callable[[Awaiting[Any]], bool]) -> list[str]:
-    """A simulated game's record up to the first moment ``want`` picks out."""
-    lines = list(simulated_lines(game, players, seed=seed))
-    timeline = Timeline(get_rules(game), Header.from_json(json.loads(lines[0])))
-    for i, line in enumerate(lines[1:], 1):
-        if want(timeline.rules.awaiting(timeline.state)):
-            return lines[:i]
-        timeline.feed(check_entry(json.loads(line)))
-    raise AssertionError("the simulated game never got there")
 
 
 STATES = {

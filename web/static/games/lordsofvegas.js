@@ -1,5 +1,10 @@
 // Lords of Vegas board: the 48 lots around The Strip, tiles and dice, casinos and bosses, money and points.
 "use strict";
+// One player's turn: whose it is, and the draw that opened it (a tie's reroll by others is not theirs).
+function turnOf(g) {
+  return `${g.id}:${g.awaiting.players.join(",")}:${g.scoreboard.deck.count}`;
+}
+
 // With two players an F card pays and the drawer draws again: with the companion's deck the whole chain
 // arrives in one view, so the summary of the last draw also tells the F draws before it, from the log.
 function redrawsBefore(log, paid) {
@@ -44,7 +49,14 @@ function redrawsBefore(log, paid) {
     firstByRollOff: true,
     scoreName: _("Points"),
     roundName: _("Round"),
-    focus: null,
+    // a lot tapped on the board narrows the moves to it for this turn only: a zoom left on would quietly
+    // narrow the next player's options
+    focusLot: null,
+    focusTurn: null,
+    get focus() {
+      const g = window.currentGame && window.currentGame();
+      return g && g.name === "lordsofvegas" && turnOf(g) === this.focusTurn ? this.focusLot : null;
+    },
     cardLabel: (v) => (/^[A-F]\d+$/.test(v) ? v : _("End of Game")),
     cardGroup: (v) => (/^[A-F]\d+$/.test(v) ? v[0] : "★"),
     scores(sb) {
@@ -178,7 +190,8 @@ function redrawsBefore(log, paid) {
         if (lot.strip) cell.classList.add("on-strip");
         if (self.focus === lot.lot) cell.classList.add("focused");
         cell.onclick = () => {
-          self.focus = self.focus === lot.lot ? null : lot.lot;
+          self.focusLot = self.focus === lot.lot ? null : lot.lot;
+          self.focusTurn = turnOf(game);
           if (window.rerender) window.rerender();
         };
         board.append(cell);
