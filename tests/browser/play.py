@@ -327,7 +327,11 @@ def step(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None)
         choices.nth(strategy.secret(labels)).click()
         return True
     if now["cards"]:
-        page.locator(f'#options .card-button[data-card="{strategy.card(page, now["cards"])}"]').click()
+        card = page.locator(f'#options .card-button[data-card="{strategy.card(page, now["cards"])}"]')
+        card.click()
+        if card.get_attribute("data-confirm"):
+            seen()  # End of Game asks for a second tap
+            card.evaluate("b => { if (!b.dataset.armed) b.click(); b.click(); }")
         return True
     labels = now["options"]
     pick = strategy.option(page, labels, now["dice"], now["grid"]) if labels else None
@@ -483,6 +487,8 @@ class LordsScripted(Strategy):
         return True
 
     def card(self, page: Any, cards: list[str]) -> str:
+        if self.cards == ["END"] and "END" not in cards:
+            return next(c for c in cards if c not in self.DEAL)  # End of Game lies in the last quarter: draw on
         want = self.cards.pop(0) if self.cards else cards[0]
         return want if want in cards else next(c for c in cards if c == "END" or c not in self.DEAL)
 

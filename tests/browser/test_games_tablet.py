@@ -184,8 +184,9 @@ def test_lords_of_vegas_physical_deck_multi_player_rolls_and_a_laid_off_bet(tabl
     assert not strategy.plan, f"the scripted moves were all made: {strategy.plan} left"
     log = tablets.pages[0].evaluate("currentGame().log.map((e) => e.text).join('\\n')")
     assert "lays half the bet off to the bank" in log and "rolls" in log, log[-600:]
-    # each of the three draws before End of Game paid the marked lots: a summary card, dismissed
-    assert len(strategy.summaries) == 3 and all("marked lot" in s for s in strategy.summaries), strategy.summaries
+    # each of the three scripted draws paid the marked lots: a summary card, dismissed (more draws follow
+    # until End of Game, which lies in the last quarter of the deck, can come up)
+    assert len(strategy.summaries) > 3 and all("marked lot" in s for s in strategy.summaries[:3]), strategy.summaries
 
 
 def test_lords_of_vegas_virtual_deck(tablets: Pages) -> None:

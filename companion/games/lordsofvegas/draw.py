@@ -95,16 +95,16 @@ def deal(state: LordsState, card: str, events: list[Event]) -> LordsState:
     )
     if min(dealt) < SETUP_CARDS:
         return evolve(state, current=dealt.index(min(dealt)))
-    events.append(
-        Event(
-            "dealt_all",
-            msg(
-                "Every player has two lots. Put End of Game on top of the last quarter of the deck;"
-                " roll off for the first turn."
-            ),
-            {},
+    # the companion's own deck holds End of Game already: the table is not told to place it
+    text = (
+        msg("Every player has two lots; roll off for the first turn.")
+        if state.virtual_deck
+        else msg(
+            "Every player has two lots. Put End of Game on top of the last quarter of the deck;"
+            " roll off for the first turn."
         )
     )
+    events.append(Event("dealt_all", text, {}))
     return evolve(state, phase="start", current=0, deck=(*deck, END_OF_GAME))
 
 

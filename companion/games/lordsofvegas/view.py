@@ -17,6 +17,7 @@ from companion.games.lordsofvegas.board import (
     pays,
 )
 from companion.games.lordsofvegas.casinos import Casino, casinos
+from companion.games.lordsofvegas.draw import SETUP_CARDS, blocked
 from companion.games.lordsofvegas.state import GambleRoll, LayOff, LordsState, Space
 from companion.games.lordsofvegas.words import and_list, dollars
 from companion.games.messages import Msg, msg, nmsg
@@ -47,7 +48,11 @@ def scoreboard(state: LordsState, prompt: Msg, outcome: Outcome | None) -> JSON:
             for c in found
         ],
         "supply": {colour: state.tiles_left(colour) for colour in COLOURS},
-        "deck": {"count": len(state.deck), "end_of_game_in": END_OF_GAME in state.deck},
+        "deck": {
+            "count": len(state.deck),
+            "end_of_game_in": END_OF_GAME in state.deck,
+            "end_of_game_can_come": _end_can_come(state),
+        },
         "drawn": _drawn(state),
         "last_card": None
         if state.last_card is None
@@ -83,11 +88,21 @@ def _lot(state: LordsState, i: int, space: Space) -> JSON:
         "die": lot.die,
         "strip": lot.strip,
         "card_drawn": lot.name not in state.deck,
+        "out_of_play": blocked(state, i),
         "marker": space.marker,
         "tile": None
         if tile is None
         else {"colour": tile.colour, "player": tile.owner, "value": tile.value or None, "rerolled": tile.rerolled},
     }
+
+
+def _end_can_come(state: LordsState) -> bool:
+    """Whether End of Game can be the next card: it lies on top of the last quarter of the cards left
+    after the deal, a quarter cut by eye, so from a third of them left on (the page offers it then)."""
+    if END_OF_GAME not in state.deck or state.phase == "deal":
+        return False
+    lots_left = len(state.deck) - 1
+    return 3 * lots_left <= len(LOTS) - SETUP_CARDS * state.n
 
 
 def _drawn(state: LordsState) -> JSON:

@@ -47,6 +47,16 @@ export function renderOptions(g) {
   }
 }
 
+// A button that acts on a second tap within four seconds (no hover, no accidental brush).
+function armed(b, label, act) {
+  b.onclick = () => {
+    if (b.dataset.armed) { act(); return; }
+    b.dataset.armed = "1";
+    b.textContent = _("Tap again to confirm: {what}", { what: label });
+    setTimeout(() => { if (b.isConnected) { delete b.dataset.armed; b.textContent = label; } }, 4000);
+  };
+}
+
 function optionButton(o, g) {
   const b = document.createElement("button");
   b.type = "button";
@@ -56,12 +66,7 @@ function optionButton(o, g) {
   if (gv.risky && gv.risky(o)) {
     // a move that throws the turn away asks for a second tap (no hover, no accidental brush)
     b.classList.add("risky");
-    b.onclick = () => {
-      if (b.dataset.armed) { submit(o.action); return; }
-      b.dataset.armed = "1";
-      b.textContent = _("Tap again to confirm: {what}", { what: o.label });
-      setTimeout(() => { if (b.isConnected) { delete b.dataset.armed; b.textContent = o.label; } }, 4000);
-    };
+    armed(b, o.label, () => submit(o.action));
   } else {
     b.onclick = () => submit(o.action);
   }
@@ -125,7 +130,7 @@ function cardPicker(card, g) {
   box.className = "card-picker";
   box.dataset.testid = "card-picker";
   const groups = new Map();
-  for (const v of card.values) {
+  for (const v of card.values.filter((x) => !gv.cardOffered || gv.cardOffered(x, g))) {
     const key = gv.cardGroup ? gv.cardGroup(v) : "";
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(v);
@@ -139,15 +144,27 @@ function cardPicker(card, g) {
       name.textContent = key;
       row.append(name);
     }
+    const note = gv.cardGroupNote ? gv.cardGroupNote(key, g) : "";
+    if (note) {
+      row.classList.add("noted");
+      row.dataset.testid = `card-note-${key}`;
+    }
     for (const v of values) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = "card-button";
       b.dataset.card = String(v);
       b.textContent = label(v);
-      b.onclick = () => submit({ type: "card", card: v });
+      if (gv.cardConfirm && gv.cardConfirm(v)) {
+        b.classList.add("wide");
+        b.dataset.confirm = "1";
+        armed(b, label(v), () => submit({ type: "card", card: v }));
+      } else {
+        b.onclick = () => submit({ type: "card", card: v });
+      }
       row.append(b);
     }
+    if (note) row.append(Object.assign(document.createElement("span"), { className: "card-note", textContent: note }));
     box.append(row);
   }
   return box;

@@ -59,6 +59,12 @@ function redrawsBefore(log, paid) {
     },
     cardLabel: (v) => (/^[A-F]\d+$/.test(v) ? v : _("End of Game")),
     cardGroup: (v) => (/^[A-F]\d+$/.test(v) ? v[0] : "★"),
+    // End of Game lies in the last quarter of the deck: offered once it can come up, and it asks twice
+    // (a slip would end the game at once)
+    cardOffered: (v, g) => /^[A-F]\d+$/.test(v) || !!g.scoreboard.deck.end_of_game_can_come,
+    cardConfirm: (v) => !/^[A-F]\d+$/.test(v),
+    cardGroupNote: (key, g) => (key === "F" && g.players.length === 2
+      ? _("out of play with two players: the card pays, then draw again") : ""),
     scores(sb) {
       return sb.players.map((p, i) => ({
         values: [
@@ -177,6 +183,11 @@ function redrawsBefore(log, paid) {
             cell.style.outlineColor = CSS[colourOf(casino.boss)] || "#fff";
             cell.classList.add("bossed");
           }
+        } else if (lot.out_of_play) {
+          // two players: the F block is not played; its cards still pay when drawn
+          cell.classList.add("out-of-play");
+          cell.append(h("span", "lov-cost", _("out of play")));
+          says = _("{lot}: out of play with two players", { lot: lot.lot });
         } else {
           cell.append(h("span", "lov-cost", `$${lot.cost}M · ${lot.die}`));
           if (lot.marker !== null && lot.marker !== undefined) {
