@@ -328,8 +328,9 @@ def step(page: Any, strategy: Strategy, seen: Callable[[], None] = lambda: None)
         return True
     if now["cards"]:
         card = page.locator(f'#options .card-button[data-card="{strategy.card(page, now["cards"])}"]')
+        confirm = card.get_attribute("data-confirm")  # read first: a tap draws the page again
         card.click()
-        if card.get_attribute("data-confirm"):
+        if confirm:
             seen()  # End of Game asks for a second tap
             card.evaluate("b => { if (!b.dataset.armed) b.click(); b.click(); }")
         return True
