@@ -109,10 +109,13 @@
       box.append(notes);
       const dice = h("div", "casino-dice");
       for (const d of c.dice) {
-        const chip = h("span", `die ${d.colour}`, String(d.count));
-        chip.setAttribute("aria-label", ngettext("{name}: {n} die", "{name}: {n} dice", d.count, { name: d.name }));
+        // the count in words beside a plain swatch: a number drawn on a die read as a face ("a four")
+        const name = d.colour === "white" ? _("white") : d.name.slice(0, 3);
         const who = h("span", "casino-die");
-        who.append(chip, h("span", "die-owner", d.colour === "white" ? _("white") : d.name.slice(0, 3)));
+        who.dataset.testid = "casino-die";
+        who.setAttribute("aria-label", ngettext("{name}: {n} die", "{name}: {n} dice", d.count, { name: d.name }));
+        who.append(h("span", `die mini ${d.colour}`, ""), h("span", "die-owner", name),
+          h("span", "die-count", ngettext("{n} die", "{n} dice", d.count)));
         dice.append(who);
       }
       box.append(dice);
