@@ -182,7 +182,10 @@ def test_lords_of_vegas_physical_deck_multi_player_rolls_and_a_laid_off_bet(tabl
     assert strategy.multi_rolls == 2, "the reorganize roll and the boss tie were both entered on the pad"
     assert strategy.bets == 1, "a bet was made on the gamble form"
     assert not strategy.plan, f"the scripted moves were all made: {strategy.plan} left"
-    log = tablets.pages[0].evaluate("currentGame().log.map((e) => e.text).join('\\n')")
+    # the whole history: the game runs on until End of Game can come up, past the view's last 40 entries
+    log = tablets.pages[0].evaluate(
+        "async () => (await (await fetch(`/api/games/${currentGame().id}/history`)).json())"
+        ".entries.map((e) => e.text).join('\\n')")
     assert "lays half the bet off to the bank" in log and "rolls" in log, log[-600:]
     # each of the three scripted draws paid the marked lots: a summary card, dismissed (more draws follow
     # until End of Game, which lies in the last quarter of the deck, can come up)

@@ -99,3 +99,18 @@ def test_f_card_redraws_are_in_the_draws_summary(page: Any, companion: tuple[str
     expect(redraw).to_contain_text(f_card)
     RUN_SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(RUN_SHOTS / "lords-redraw-summary-landscape.png"))
+
+
+@pytest.mark.parametrize("lang", ["it", "de"])
+def test_results_write_money_the_pages_way(page: Any, companion: tuple[str, Table], lang: str) -> None:
+    """The ranking's money and the final payout in the page's number format, like the server's texts."""
+    base, table = companion
+    table.open(table.import_record(simulated_lines("lasvegas", ["Ann", "Bob", "Cy"], seed=3)))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{base}/?lang={lang}")
+    expect(page.get_by_test_id("outcome")).to_contain_text("580.000")  # the server's own words
+    page.evaluate("() => document.getElementById('dlg-end').open || document.getElementById('btn-results').click()")
+    ranking = page.get_by_test_id("ranking")
+    expect(ranking).to_contain_text("$580.000")
+    assert "," not in ranking.inner_text()
+    expect(page.get_by_test_id("final-payout")).not_to_contain_text(",000")

@@ -6,6 +6,11 @@
 (function () {
   const bundle = window.I18N || { lang: "en", locale: "en", languages: { en: "English" }, messages: {}, plural: (n) => Number(n !== 1) };
   const numbers = new Intl.NumberFormat(bundle.locale === "qps" ? "en" : bundle.locale);
+  // every number the page writes (money, averages, p-values) in the page's language: "590.000" in
+  // Italian and German, never "$590,000" beside it
+  const fixed = {};
+  window.formatNumber = (x, digits = 0) => (fixed[digits] || (fixed[digits] = new Intl.NumberFormat(
+    bundle.locale === "qps" ? "en" : bundle.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }))).format(x);
   const show = (value) => (typeof value === "number" && Number.isInteger(value) ? numbers.format(value) : String(value));
   const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (m, key) => (values && key in values ? show(values[key]) : m));
   window._ = (text, values) => {

@@ -18,10 +18,10 @@
   let folded = store.getItem("odds:folded") === "1";
 
   const pct = (p) => (p > 0 && p < 0.005 ? "<1%" : p > 0.995 && p < 1 ? ">99%" : `${Math.round(p * 100)}%`);
-  const signed = (x, digits = 1) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(digits)}`;
-  const money = (x) => Math.round(x).toLocaleString("en");
+  const signed = (x, digits = 1) => `${x >= 0 ? "+" : "−"}${window.formatNumber(Math.abs(x), digits)}`;
+  const money = (x) => window.formatNumber(Math.round(x));
   // Lords of Vegas money is in millions, written $5M as on the board
-  const dollars = (x) => `${x < 0 ? "−" : ""}$${Number.isInteger(x) || Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : Math.abs(x).toFixed(2)}M`;
+  const dollars = (x) => `${x < 0 ? "−" : ""}$${Number.isInteger(x) || Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : window.formatNumber(Math.abs(x), 2)}M`;
   const face = (f) => (f === "worm" ? _("worm") : String(f));
 
   function panel() {
@@ -302,11 +302,11 @@
     for (const d of s.dice) {
       const tr = h("tr", d.seat === s.luckiest ? "luckiest" : "");
       const t = s.time.per_player[d.seat];
-      const fair = d.p === null ? "—" : d.p < 0.05 ? _("unusual (p = {p})", { p: d.p.toFixed(3) }) : _("looks fair (p = {p})", { p: d.p.toFixed(2) });
+      const fair = d.p === null ? "—" : d.p < 0.05 ? _("unusual (p = {p})", { p: window.formatNumber(d.p, 3) }) : _("looks fair (p = {p})", { p: window.formatNumber(d.p, 2) });
       tr.append(
         h("th", "", s.players[d.seat] + (d.seat === s.luckiest ? ` ★ ${_("luckiest roller")}` : "")),
         h("td", "", String(d.dice)),
-        h("td", "", d.mean === null ? "—" : _("{mean} (fair {fair})", { mean: d.mean.toFixed(2), fair: d.fair_mean.toFixed(2) })),
+        h("td", "", d.mean === null ? "—" : _("{mean} (fair {fair})", { mean: window.formatNumber(d.mean, 2), fair: window.formatNumber(d.fair_mean, 2) })),
         h("td", "", fair),
         h("td", "", clock(t.seconds)),
         h("td", "", String(t.turns)),

@@ -39,7 +39,7 @@
           return {
             seat,
             key: s.join(":"),
-            main: `$${p.score.toLocaleString("en-US")}`,
+            main: `$${window.formatNumber(p.score)}`,
             tiebreak: tied ? tieBreak(s) : "",
           };
         });

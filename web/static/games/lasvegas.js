@@ -46,7 +46,7 @@
       .map(({ seat, p }, i, all) => ({
         seat,
         key: p.money,
-        main: `$${p.money.toLocaleString("en-US")}`,
+        main: `$${window.formatNumber(p.money)}`,
         tiebreak: all.some((o) => o.seat !== seat && o.p.money === p.money) ? _("tied: they share the place") : "",
       }));
   },
@@ -70,7 +70,7 @@
           if (!got.length) paid.append(h("span", "muted", "—"));
           for (const p of got) {
             const line = h("div", "paid-line");
-            line.append(h("span", `die mini ${p.colour}`, ""), ` ${p.name}: $${p.note.toLocaleString("en-US")}`);
+            line.append(h("span", `die mini ${p.colour}`, ""), ` ${p.name}: $${window.formatNumber(p.note)}`);
             paid.append(line);
           }
           const ties = h("td");
@@ -87,7 +87,7 @@
   },
   render(sb, el, game) {
     const h = window.h;
-    const money = (v) => `$${v.toLocaleString("en-US")}`;
+    const money = (v) => `$${window.formatNumber(v)}`;
     const head = h("div", "lv-head");
     head.append(h("b", "", _("Round {n} of {of}", { n: sb.round, of: sb.rounds })),
       h("span", "muted", " · " + _("deck: {n} · under the deck: {under}", {
