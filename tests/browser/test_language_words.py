@@ -20,3 +20,13 @@ def test_italian_rounds_and_german_connection(page: Any, companion: tuple[str, T
     assert "Round" not in page.locator("main").inner_text()
     page.goto(f"{base}/?lang=de")
     expect(page.get_by_test_id("connection")).to_have_text("verbunden")
+
+
+def test_the_switch_wins_over_a_lang_in_the_address(page: Any, companion: tuple[str, Table]) -> None:
+    base, _ = companion
+    page.goto(f"{base}/?lang=it")
+    expect(page.get_by_test_id("language")).to_have_value("it")
+    page.get_by_test_id("language").select_option("de")
+    expect(page.get_by_test_id("language")).to_have_value("de")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    assert "lang=it" not in page.url

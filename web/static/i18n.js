@@ -51,7 +51,13 @@
         option.selected = code === bundle.lang;
         return option;
       }));
-      select.addEventListener("change", () => { remember(select.value); window.location.reload(); });
+      select.addEventListener("change", () => {
+        remember(select.value);
+        // a ?lang= in the address would pin the old language again on reloading: it goes
+        const url = new URL(window.location.href);
+        url.searchParams.delete("lang");
+        window.location.replace(url.toString());
+      });
     }
   });
 })();
