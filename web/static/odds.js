@@ -302,7 +302,8 @@
     for (const d of s.dice) {
       const tr = h("tr", d.seat === s.luckiest ? "luckiest" : "");
       const t = s.time.per_player[d.seat];
-      const fair = d.p === null ? "—" : d.p < 0.05 ? _("unusual (p = {p})", { p: window.formatNumber(d.p, 3) }) : _("looks fair (p = {p})", { p: window.formatNumber(d.p, 2) });
+      // in words: a p-value means nothing at the table
+      const fair = d.p === null ? "—" : d.p < 0.05 ? _("the dice looked unusual") : _("the dice looked fair");
       tr.append(
         h("th", "", s.players[d.seat] + (d.seat === s.luckiest ? ` ★ ${_("luckiest roller")}` : "")),
         h("td", "", String(d.dice)),
@@ -316,7 +317,7 @@
     }
     box.append(table);
     const notes = [];
-    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what} at input {step}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + money(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series, step: s.swing.step }));
+    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + money(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series }));
     if (s.time.mean_turn_seconds !== null) notes.push(_("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
     if (s.money_per_casino) {
       const best = s.money_per_casino.map((row, seat) => {

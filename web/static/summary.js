@@ -125,9 +125,11 @@
   function drawChart(g, story, colours, gv) {
     const box = $("end-chart");
     if (chart) { chart.destroy(); chart = null; }
-    if (!window.uPlot || story.series.length < 2) return;
-    const xs = story.series.map((p) => p.step);
-    const data = [xs, ...g.players.map((_n, i) => story.series.map((p) => p.scores[i]))];
+    // one point per round, as the table beside it: players count rounds, not inputs
+    if (!window.uPlot || story.rounds.length < 2) return;
+    const xs = story.rounds.map((r) => r.round);
+    const data = [xs, ...g.players.map((_n, i) => story.rounds.map((r) => r.scores[i]))];
+    const whole = (fmt) => (u, vals) => vals.map((v) => (Number.isInteger(v) ? fmt(v) : ""));  // no half worms
     const width = Math.max(280, Math.min(box.clientWidth || box.parentElement.clientWidth || 600, 900));
     const axis = { stroke: "#1d1d1d", grid: { stroke: "rgba(0,0,0,0.12)" }, ticks: { stroke: "rgba(0,0,0,0.3)" } };  // on the cream dialog
     chart = new window.uPlot({
@@ -137,10 +139,10 @@
       title: `${_("Scores over the game")} · ${gv.scoreName || _("Score")}`,
       legend: { live: false },  // the players' names and line styles; values on hover mean nothing on a tablet
       scales: { x: { time: false } },
-      axes: [{ ...axis, label: _("Inputs") },
-        { ...axis, size: 60, values: (u, vals) => vals.map((v) => (gv.formatScore ? gv.formatScore(v) : String(v))) }],
+      axes: [{ ...axis, label: gv.roundName || _("Round"), values: whole(String) },
+        { ...axis, size: 60, values: whole((v) => (gv.formatScore ? gv.formatScore(v) : window.formatNumber(v))) }],
       series: [
-        { label: _("Input") },
+        { label: gv.roundName || _("Round") },
         ...g.players.map((n, i) => ({
           label: n, stroke: CSS_COLOUR[colours[i]] || "#888", width: 3, dash: DASH[i % DASH.length],
         })),
@@ -154,5 +156,5 @@
     $("dlg-summary").addEventListener("close", () => { if ($("dlg-summary").dataset.key) markSeen($("dlg-summary").dataset.key); });
   });
 
-  window.Summary = { update, results };
+  window.Summary = { update, results, chart: () => chart };  // the chart for the tests: its axes are drawn on a canvas
 })();
