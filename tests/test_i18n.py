@@ -201,3 +201,14 @@ def test_russian_has_three_plural_forms_and_italian_and_german_two() -> None:
 def test_lords_of_vegas_money_is_in_millions_in_every_language() -> None:
     money = msg("${amount}M", amount=12)
     assert [render(money, lang) for lang in ("en", "it", "ru", "de")] == ["$12M", "$12M", "$12 млн", "$12 Mio."]
+
+
+def test_a_list_of_coloured_dice_reads_as_dice_not_as_colours() -> None:
+    """German and Russian wrote "2 rot, 2 rot": the colour in brackets belongs to the die before it."""
+    from companion.games.words import colour_word, face_word
+
+    red_two = msg("{face} {colour}", face=face_word(2), colour=colour_word("red"))
+    dice = msg("{player} rolled {dice}.", player="Ann", dice=[red_two, red_two])
+    assert "2 (rot)" in render(dice, "de")
+    assert "2 (" in render(dice, "ru")
+    assert render(msg("{face} {colour}", face=2, colour=colour_word("red")), "en") == "2 red"
