@@ -212,3 +212,17 @@ def test_a_pin_set_on_the_console_ends_the_sessions(
     assert main(["pin", "set", "--data", config.store.data_dir]) == 0
     assert client.post("/api/pin", headers={"X-Table-Session": session}).status_code == 403
     assert client.post("/api/pin", headers={"X-Table-Pin": "97531"}).status_code == 200
+
+
+def test_the_refusals_are_in_the_tablets_language(app: Flask) -> None:
+    """The budget's and the PIN change's refusals are messages, said in the page's language."""
+    client = app.test_client()
+    german = {"Accept-Language": "de-DE"}
+    for n in range(5):
+        guess(client, ("POST", "/api/pin", "header"), f"{n:04d}", "10.3.0.1")
+    spent = guess(client, ("POST", "/api/pin", "header"), "0009", "10.3.0.1", **german)
+    assert spent.status_code == 429 and "Zu viele falsche PINs" in spent.get_json()["error"]
+    short = client.post(
+        "/api/pin/change", json={"old": PIN, "new": "12"}, headers=german, environ_base={"REMOTE_ADDR": "10.3.0.2"}
+    )
+    assert short.status_code == 400 and "4 bis 12 Ziffern" in short.get_json()["error"]

@@ -22,6 +22,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.games.messages import Msg, msg
 from companion.store.atomic_file import replace_file
 
 DEFAULT = "1234"
@@ -32,8 +33,15 @@ WEAK = {DEFAULT, "0000", "1111", "12345", "123456", "4321"}
 log = logging.getLogger("companion.access.pin")
 
 
+DAMAGED_PIN = msg("The kept table PIN is damaged: set a new one on the console with `companion pin set`.")
+
+
 class PinError(ValueError):
-    """A new PIN that cannot be used; the message says why, for the players."""
+    """A new PIN that cannot be used; the message says why, for the players (in their language)."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.msg = message
 
 
 def _hash(pin: str, salt: bytes) -> bytes:
@@ -44,9 +52,9 @@ def usable(new: str) -> str:
     """``new`` as a PIN (spaces around it dropped), or PinError saying why it cannot be one."""
     new = new.strip()
     if not 4 <= len(new) <= 12 or not new.isdigit() or not new.isascii():
-        raise PinError("A table PIN is 4 to 12 digits.")
+        raise PinError(msg("A table PIN is 4 to 12 digits."))
     if new in WEAK or len(set(new)) == 1:
-        raise PinError("That PIN is too easy to guess; choose another.")
+        raise PinError(msg("That PIN is too easy to guess; choose another."))
     return new
 
 
@@ -157,9 +165,9 @@ class TablePin:
     def change(self, old: str, new: str) -> None:
         """Raise PinError unless ``old`` is the PIN and ``new`` can be one; then keep ``new``."""
         if self.damage:
-            raise PinError("The kept table PIN is damaged: set a new one on the console with `companion pin set`.")
+            raise PinError(DAMAGED_PIN)
         if not self.matches(old):
-            raise PinError("The old PIN is not this table's PIN.")
+            raise PinError(msg("The old PIN is not this table's PIN."))
         new = usable(new)
         if self.path is None:
             salt = secrets.token_bytes(16)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.access.budget import GuessBudget, Refusal
-from companion.access.pin import UNLOCK_FILE, PinError, TablePin
+from companion.access.pin import DAMAGED_PIN, UNLOCK_FILE, PinError, TablePin
 from companion.access.sessions import Sessions
 
 
@@ -58,7 +58,7 @@ class TableAccess:
         """A session for a tablet that just gave the right PIN."""
         generation = self.pin.generation
         if generation is None:
-            raise PinError("The kept table PIN is damaged: set a new one on the console with `companion pin set`.")
+            raise PinError(DAMAGED_PIN)
         return self.sessions.issue(generation)
 
     def change(self, old: str, new: str, client: str) -> Verdict:

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from companion.access.pin import PinError
+from companion.games.messages import msg
 from companion.web.api.context import access, body, table
 from companion.web.api.errors import ApiError
 from companion.web.api.guard import admit, answer, client
@@ -34,8 +35,9 @@ def change_pin() -> Any:
     try:
         verdict = access().change(old, new, client())
     except PinError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, exc.msg) from None
     except OSError as exc:
-        raise ApiError(503, f"The new PIN could not be saved ({exc.strerror}); the old one still holds.") from None
-    answer(verdict, table(), "The old PIN is not this table's PIN.")
+        unsaved = msg("The new PIN could not be saved ({reason}); the old one still holds.", reason=exc.strerror or "")
+        raise ApiError(503, unsaved) from None
+    answer(verdict, table(), msg("The old PIN is not this table's PIN."))
     return jsonify(ok=True, session=access().open_session())

@@ -15,7 +15,7 @@ from flask import request
 
 from companion.access.budget import client_key
 from companion.access.table_access import TableAccess, Verdict
-from companion.games.messages import Msg, msg, raw
+from companion.games.messages import Msg, msg
 from companion.table.session import Table
 from companion.web.api.errors import ApiError
 from companion.web.trust import vouch
@@ -23,19 +23,21 @@ from companion.web.trust import vouch
 log = logging.getLogger("companion.access.pin")
 
 BANNER = "pin"  # the table status key of the damaged-PIN banner
-TOO_MANY_HERE = (
+TOO_MANY_HERE = msg(
     "Too many wrong PINs from this device: wait a while, or ask someone at the table to hold "
     "the reread button to unlock."
 )
-TOO_MANY_AT_TABLE = (
+TOO_MANY_AT_TABLE = msg(
     "Too many wrong PINs at this table: no PIN is taken for a while. Tablets already unlocked play on; "
     "someone at the table can hold the reread button to unlock."
 )
-DAMAGED = (
+DAMAGED = msg(
     "The table's kept PIN is damaged, so no PIN is taken: set a new one on the companion's console "
     "with `companion pin set`. Tablets already unlocked play on."
 )
-SESSION_ENDED = "This tablet's session has ended (the PIN was changed, or 30 days passed): enter the table PIN again."
+SESSION_ENDED = msg(
+    "This tablet's session has ended (the PIN was changed, or 30 days passed): enter the table PIN again."
+)
 
 
 def client() -> str:
@@ -74,4 +76,4 @@ def answer(verdict: Verdict, table: Table, wrong: Msg | str) -> None:
 def show_damage(damage: str | None, table: Table) -> None:
     """The banner on every tablet while the kept PIN is damaged; gone once a new PIN is set."""
     if bool(damage) != bool(table.status.get(BANNER)):
-        table.set_status(BANNER, raw(DAMAGED).to_json() if damage else None)
+        table.set_status(BANNER, DAMAGED.to_json() if damage else None)
