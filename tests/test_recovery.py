@@ -17,6 +17,7 @@ from companion.store.backups import BackupKeeper, list_backups, newest_good, tak
 from companion.store.integrity import inspect
 from companion.store.journal import Journal, JournalUnavailable
 from companion.store.recovery import Recovery, open_journal
+from companion.store.sums import entry_sum
 from companion.table.session import Table
 from companion.web import create_app
 
@@ -203,10 +204,15 @@ def after_a_backup(folder: Path, pairs: int = 3) -> tuple[Path, int]:
     return backup, in_backup
 
 
-def damage(folder: Path, *sql: str) -> None:
+def damage(folder: Path, *sql: str, reseal: bool = False) -> None:
+    """Change the journal as a buggy tool would; ``reseal``: and give the rows checksums that match,
+    so only the replay can tell."""
     db = sqlite3.connect(folder / "companion.sqlite3")
     for statement in sql:
         db.execute(statement)
+    if reseal:
+        db.create_function("entry_sum", 3, entry_sum)
+        db.execute("UPDATE entries SET crc = entry_sum(game_id, seq, entry)")
     db.commit()
     db.close()
 
@@ -215,7 +221,7 @@ def test_a_restore_salvages_the_entries_after_the_backup_up_to_the_damage(tmp_pa
     # entries 5..10 came after the backup; entry 8 is garbled: 5, 6 and 7 are salvaged, nothing after 8
     backup, in_backup = after_a_backup(tmp_path)
     assert in_backup == 4
-    damage(tmp_path, "UPDATE entries SET entry = '{\"type\": 5}' WHERE id = 8")
+    damage(tmp_path, "UPDATE entries SET entry = '{\"type\": 5}' WHERE id = 8", reseal=True)
     opened = open_journal(tmp_path / "companion.sqlite3")
     assert opened.refused and opened.offer == backup
     table = Table(opened.journal)
