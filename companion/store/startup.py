@@ -62,8 +62,10 @@ class StartMarker:
 
     def finished(self) -> None:
         """The start is done: the next one plays with its devices, even if this process is killed later."""
+        if not self.path.exists():
+            return  # never written (a read-only disk): nothing to clear
         try:
-            self.path.unlink(missing_ok=True)
+            self.path.unlink()
         except OSError as exc:  # a folder in its place: every start says so in its banner
             log.error("cannot remove the start marker %s: %s", self.path, exc.strerror or exc)
             return
