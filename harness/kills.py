@@ -96,7 +96,8 @@ def verify(daemon: Daemon, acked: dict[int, int]) -> dict[str, int]:
 
 
 def run(kills: int = 20, seed: int = 0, folder: Path | None = None, early: float = 0.1) -> dict[str, Any]:
-    """``early``: the share of kills that come in the first 1.2 s of a start (during start-up, or just after)."""
+    """``early``: the share of kills that come during start-up: half at a random time in the first 1.2 s,
+    half at a random time in the 0.3 s after the start wrote its marker."""
     rng = random.Random(seed)
     own = tempfile.TemporaryDirectory(prefix="harness-kills-") if folder is None else None
     data = Path(own.name if own else folder) / "data"  # type: ignore[arg-type]
@@ -115,7 +116,11 @@ def run(kills: int = 20, seed: int = 0, folder: Path | None = None, early: float
             daemon = Daemon(data, port=port)
             port = daemon.port
             if rng.random() < early and n < kills:  # some kills land during start-up
-                time.sleep(rng.uniform(0.0, 1.2))
+                if rng.random() < 0.5:
+                    time.sleep(rng.uniform(0.0, 1.2))  # Python loading, the start, or just after
+                else:  # once this start has written its marker: the check, the devices, the server
+                    _wait_for_marker(data, daemon.proc.pid)
+                    time.sleep(rng.uniform(0.0, 0.3))
                 daemon.kill()
                 totals["kills"] += 1
                 totals["kills_during_start"] += 1
@@ -158,6 +163,17 @@ def run(kills: int = 20, seed: int = 0, folder: Path | None = None, early: float
     return summary
 
 
+def _wait_for_marker(data: Path, pid: int, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if f"pid {pid}" in (data / MARKER).read_text():
+                return
+        except OSError:
+            pass
+        time.sleep(0.005)
+
+
 def _log_size(data: Path) -> int:
     log = data.parent / f"{data.name}.log"
     return log.stat().st_size if log.exists() else 0
@@ -195,6 +211,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--early", type=float, default=0.1, help="share of kills in the first 1.2 s of a start")
+    parser.add_argument("--early", type=float, default=0.1, help="share of kills during start-up")
     args = parser.parse_args()
     print(json.dumps(run(args.kills, args.seed, early=args.early)))
