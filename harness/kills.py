@@ -92,6 +92,13 @@ def verify(daemon: Daemon, acked: dict[int, int]) -> dict[str, int]:
             replayed = final_view(replay_lines(raw.decode().splitlines()))
             if replayed["inputs"] != current["inputs"] or replayed["scoreboard"] != current["scoreboard"]:
                 mismatched += 1
+                _, again = daemon.request("GET", "/api/state")  # the same a moment later? (a race, or not)
+                emit(part="kills", mismatch={
+                    "game": current["id"], "view_inputs": current["inputs"], "record_inputs": replayed["inputs"],
+                    "record_entries": replayed["entries"], "listed_entries": have.get(current["id"]),
+                    "view_version": state.get("version"), "again_inputs": (again.get("game") or {}).get("inputs"),
+                    "again_version": again.get("version"),
+                })
     return {"lost": lost, "mismatched": mismatched}
 
 
