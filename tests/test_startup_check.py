@@ -134,3 +134,13 @@ def test_verdicts_are_kept_so_only_changed_games_are_replayed(tmp_path: Path) ->
     change(path, "UPDATE entries SET entry = replace(entry, '\"face\":5', '\"face\":3') WHERE id = 2", reseal=True)
     verdict = check(path, cache=True)  # a kept verdict never hides a changed game
     assert not verdict.ok and verdict.replayed == 1
+
+
+def test_a_file_named_damaged_gets_one_copy_beside_it_whatever_the_starts(tmp_path: Path) -> None:
+    from companion.store.recovery import keep_copy
+
+    path = two_games(tmp_path)
+    (tmp_path / "damaged").write_text("not ours to remove\n")
+    first = keep_copy(path)
+    assert first is not None and first.name.startswith("damaged-") and (first / JOURNAL).is_file()
+    assert keep_copy(path) == first  # the next start on the same files copies nothing again

@@ -147,7 +147,8 @@ def keep_copy(path: Path) -> Path | None:
             return None
         signature = sorted((f.name, f.stat().st_size, int(f.stat().st_mtime)) for f in files)
         root = path.parent / DAMAGED
-        for earlier in sorted(root.iterdir()) if root.is_dir() else []:
+        earlier_copies = [*(root.iterdir() if root.is_dir() else []), *path.parent.glob(f"{DAMAGED}-*")]
+        for earlier in sorted(earlier_copies):
             if not earlier.is_dir():
                 continue
             have = sorted(
