@@ -264,9 +264,9 @@ def test_a_game_started_after_the_backup_is_salvaged_under_its_own_number(tmp_pa
 
 
 def test_a_damaged_game_unlike_the_backups_is_left_behind(tmp_path: Path) -> None:
-    after_a_backup(tmp_path)
+    after_a_backup(tmp_path)  # another history than the backup's, each entry with its own good checksum
     damage(tmp_path, "UPDATE entries SET entry = replace(entry, '\"t\"', '\"x\"') WHERE id = 2",
-           "UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+           "UPDATE meta SET value = '9' WHERE key = 'schema_version'", reseal=True)
     opened = open_journal(tmp_path / "companion.sqlite3")
     result = Recovery(tmp_path / "companion.sqlite3", opened).restore(Table(opened.journal))
     assert result["salvaged"]["entries"] == 0
@@ -279,3 +279,16 @@ def test_the_console_recover_reports_the_salvage(tmp_path: Path, capsys: pytest.
     assert main(["journal", "recover", "--data", str(tmp_path)]) == 0
     assert "salvage: 6 entries salvaged from the damaged files (game 1: 6)" in capsys.readouterr().out
     assert inspect(tmp_path / "companion.sqlite3").entries == 10
+
+
+def test_a_flipped_entry_the_backup_holds_costs_nothing_after_it(tmp_path: Path) -> None:
+    # entry 2 is in the backup and damaged in the journal (its checksum says so): the backup's copy
+    # stands, and the 6 entries after the backup are salvaged (they once were all left behind)
+    backup, in_backup = after_a_backup(tmp_path)
+    damage(tmp_path, "UPDATE entries SET entry = replace(entry, '\"device\":\"t\"', '\"device\":\"u\"') WHERE id = 2",
+           "UPDATE games SET header = replace(header, 'Ann', 'Anm')")
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    assert opened.refused and "not as it was written" in opened.refused
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(Table(opened.journal))
+    assert result["restored"] == backup.name and result["salvaged"]["entries"] == 6
+    assert not result["salvaged"]["left_behind"]

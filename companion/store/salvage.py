@@ -116,8 +116,10 @@ def salvage(damaged: Path, journal: Journal) -> Salvage:
     for game in found:
         kept = have.get(game.game_id)
         if game.header_sum is not None and game.header_sum != game_sum(game.game, game.header_text, game.created):
-            report.problems.append(f"game {game.game_id}'s header is not as it was written")
-            continue
+            if kept is None:
+                report.problems.append(f"game {game.game_id}'s header is not as it was written")
+                continue
+            game.header_text = json.dumps(kept.header.to_json())  # a damaged copy: the backup's is the header
         if kept is None and game.game_id <= top:
             report.problems.append(f"game {game.game_id} is not in the backup, though newer games are")
             continue
@@ -172,7 +174,10 @@ def _take(
     for seq, text in enumerate(restored):  # the damaged copy must begin as the restored one does
         if seq >= len(entries):
             return result, []  # the damaged files hold no more of it than the backup
-        if entries[seq][1] != seq or _same(entries[seq][2]) != text:
+        _, stored_seq, damaged, stored_sum = entries[seq]
+        if stored_seq == seq and stored_sum is not None and stored_sum != entry_sum(game.game_id, seq, damaged):
+            continue  # this copy of an entry the backup has was damaged (its checksum says so): the backup's holds
+        if stored_seq != seq or _same(damaged) != text:
             report.problems.append(f"game {game.game_id}'s entries differ from the backup's at entry {seq + 1}")
             result.stopped = "differs from the backup"
             return result, []
