@@ -6,7 +6,7 @@ game failed only when someone opened, exported or viewed it. So the check replay
 only the open one.
 
 Replaying costs 17-107 us of CPU an entry here, by game (about 4x that on a Pi 4 core): the whole
-check of 100 games (30,183 entries) took 1.5 s of CPU here, some 6 s on a Pi, and it grows with every
+check of 100 games (30,183 entries) took 1.2-1.5 s of CPU here, 5-6 s on a Pi, and it grows with every
 game played. So the verdict of a game that replayed is kept (``companion.sqlite3.checked``: each
 game's digest of its header and entries, and a fingerprint of the rules' source): a game whose header
 and entries hash to the same digest, checked by rules of the same source, is not replayed again. Every
