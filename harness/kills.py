@@ -76,6 +76,7 @@ class Player(threading.Thread):
 
 def verify(daemon: Daemon, acked: dict[int, int]) -> dict[str, int]:
     """Acknowledged inputs missing from the journal, and games whose record does not replay to the view."""
+    from companion.i18n.render import localize
     from companion.store.record import final_view, replay_lines
 
     _, listing = daemon.request("GET", "/api/games")
@@ -89,7 +90,8 @@ def verify(daemon: Daemon, acked: dict[int, int]) -> dict[str, int]:
     if current is not None:
         status, raw = daemon.request("GET", f"/api/games/{current['id']}/record")
         if status == 200:
-            replayed = final_view(replay_lines(raw.decode().splitlines()))
+            # the page's view is in its language (a finished game's outcome is a sentence, not a message)
+            replayed = localize(final_view(replay_lines(raw.decode().splitlines())), "en")
             if replayed["inputs"] != current["inputs"] or replayed["scoreboard"] != current["scoreboard"]:
                 mismatched += 1
                 _, again = daemon.request("GET", "/api/state")  # the same a moment later? (a race, or not)
