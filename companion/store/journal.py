@@ -113,11 +113,19 @@ class Journal:
             self._note_high_water()
 
     @classmethod
-    def in_memory(cls, source: sqlite3.Connection, *, refuse: str) -> Journal:
+    def in_memory(cls, source: sqlite3.Connection | Path, *, refuse: str) -> Journal:
         """A journal that takes no writes, holding what ``source`` holds (a copy of the journal, with its
-        write-ahead log) in memory: for a journal whose folder is read-only, or that cannot be opened."""
+        write-ahead log, or a connection to one) in memory: for a journal whose folder is read-only, or
+        that cannot be opened."""
         journal = cls(":memory:", refuse=refuse)
-        source.backup(journal._db)
+        if isinstance(source, sqlite3.Connection):
+            source.backup(journal._db)
+            return journal
+        db = sqlite3.connect(str(source))
+        try:
+            db.backup(journal._db)
+        finally:
+            db.close()
         return journal
 
     def close(self) -> None:
