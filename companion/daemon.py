@@ -1,17 +1,16 @@
 """``companion run``: wire journal, table, devices and web app, serve, and shut down cleanly.
 
-Safe mode: a start marker is written before the devices come up and removed once the companion
-serves. If the marker is still there at the next start, the last start crashed (a camera driver, a
-pin conflict...), so this start serves the tablet only, with a banner, instead of joining a
-systemd restart loop. Any device failure during start-up does the same without crashing.
+Safe mode: a start marker is written before the journal check and the devices, and removed once the
+companion serves, in safe mode too (companion/store/startup.py). If the marker is still there at the
+next start, the last start crashed (a camera driver, a pin conflict...), so this start serves the
+tablet only, with a banner, instead of joining a systemd restart loop. Any device failure during
+start-up, and any journal the start-up check finds damaged or cannot open, does the same.
 """
 
 from __future__ import annotations
 
 import argparse
-import errno
 import logging
-import os
 import signal
 import socket
 import sys
@@ -23,7 +22,7 @@ from typing import Any
 from companion.access.pin import TablePin
 from companion.config import Config, ConfigError, load, override
 from companion.games.messages import msg
-from companion.store import BackupKeeper, Journal, Recovery, backups_of, open_journal
+from companion.store import BackupKeeper, Journal, Recovery, StartMarker, backups_of, open_at_start
 from companion.table.session import Table
 from companion.voice import problems as voice_problems
 from companion.voice import start as start_voice
@@ -133,18 +132,10 @@ def run_daemon(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    marker = data_dir / MARKER
-    safe_reason = None
-    if marker.exists():
-        safe_reason = "the last start did not finish: " + (marker.read_text(errors="ignore").strip() or "unknown")
-    writable = True
-    try:
-        marker.write_text(f"started {time.strftime('%Y-%m-%d %H:%M:%S')} pid {os.getpid()}")
-    except OSError as exc:
-        writable = exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM)
-        log.error("cannot write to the data folder %s: %s", data_dir, exc.strerror)
-
-    opened = open_journal(config.store.journal_path, writable=writable)
+    marker = StartMarker(data_dir / MARKER)
+    safe_reason = marker.previous()
+    writable = marker.begin()
+    opened = open_at_start(config.store.journal_path, writable=writable)
     journal = opened.journal
     table = Table(journal)
     hub = Hub(max_streams=config.server.sse_max_streams)
@@ -204,10 +195,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     log.info("journal: %s", config.store.journal_path)
     for url in tablet_urls(config.server.host, config.server.port):
         print(f"Open on the tablet: {url}", flush=True)
-    if safe_reason is None:
-        marker.unlink(missing_ok=True)
-    elif opened.refused is not None and writable:
-        marker.unlink(missing_ok=True)  # the journal, not a device, is the trouble: no crash to remember
+    marker.finished()  # this start is done: a kill from now on is no reason for safe mode next time
     log.info("ready in %.2f s", time.monotonic() - started)
     try:
         server.run()
@@ -224,7 +212,5 @@ def run_daemon(args: argparse.Namespace) -> int:
             running.close()
         server.close()
         table.journal.close()
-        if safe_reason is not None and writable:
-            marker.unlink(missing_ok=True)  # a clean stop after safe mode: try the devices next time
         log.info("journal closed; bye")
     return 0

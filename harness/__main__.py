@@ -13,7 +13,7 @@ import sys
 import time
 
 SHORT = {
-    "kills": {"kills": 5},
+    "kills": {"kills": 6, "early": 0.5},
     "corrupt": {"long": False},
     "fuzz": {"requests": 200},
     "records": {"examples": 150},

@@ -44,9 +44,11 @@ class Daemon:
     """``companion run --mock`` on a free port with its own data folder."""
 
     def __init__(
-        self, data: Path, *, port: int | None = None, extra: tuple[str, ...] = (), root: Path = ROOT, **server: Any
+        self, data: Path, *, port: int | None = None, extra: tuple[str, ...] = (), root: Path = ROOT,
+        wrap: tuple[str, ...] = (), **server: Any,
     ) -> None:
-        """``root``: the checkout whose ``companion`` runs (another commit's, to compare)."""
+        """``root``: the checkout whose ``companion`` runs (another commit's, to compare); ``wrap``: a
+        command the daemon runs under (e.g. in a mount namespace whose root is read-only)."""
         self.data = data
         self.port = port or free_port()
         data.mkdir(parents=True, exist_ok=True)
@@ -54,7 +56,7 @@ class Daemon:
         env = {**os.environ, "GPIOZERO_PIN_FACTORY": "mock", "PYTHONUNBUFFERED": "1"}
         self.log = open(data.parent / f"{data.name}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "run", "--mock", "--config", str(config), *extra],
+            [*wrap, sys.executable, "-m", "companion", "run", "--mock", "--config", str(config), *extra],
             cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )
 

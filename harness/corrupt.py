@@ -1,16 +1,23 @@
 """Journal corruption: each way a journal's files get damaged, and what the companion then does.
 
 A journal of two Heckmeck games is written by a process that is then killed with SIGKILL (its last
-inputs still in the write-ahead log), with a backup taken part-way. Each kind of damage is applied
-to a fresh copy, and the companion is started on it. Every kind must end one of two ways:
+inputs still in the write-ahead log), with a backup taken part-way. Each kind of damage
+(harness/damage.py: files deleted, cut, garbled; rows changed; single bits flipped at many offsets;
+folders where files belong; the high-water mark lost with the data; a read-only root file system)
+is applied to a fresh copy, and the companion is started on it. Every kind must end one of three ways:
 
-* ``whole``: the companion plays on with every acknowledged game and entry (the damage cost nothing);
+* ``whole``: the companion plays on with every acknowledged game and entry, each exactly as it was
+  written and each replaying (the damage cost nothing);
 * ``refused``: safe mode with a banner, the damaged files untouched, and a good backup offered
-  (which is then restored).
+  (which is then restored);
+* ``safe``: the journal is whole but the start cannot be a normal one (a folder where the start
+  marker belongs, a read-only root): safe mode with a banner, every game shown.
 
-``silent loss`` (it starts normally with less than was acknowledged) and ``crash`` (it does not
-start, or not twice in a row) are failures. Short mode checks each kind in-process; long mode starts
-the real daemon twice on each and restores through the API.
+``silent loss`` (it starts normally with less than was acknowledged), ``silent change`` (the same
+count, different contents), ``a game does not replay`` and ``crash`` (it does not start, or not twice
+in a row) are failures. Short mode checks each kind in-process, as the daemon starts; long mode starts
+the real daemon twice on each and restores through the API. The read-only root is always the real
+daemon, in a mount namespace (root and ``unshare`` needed; else ``skipped``).
 """
 
 from __future__ import annotations
@@ -20,18 +27,17 @@ import json
 import os
 import random
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from harness.common import ROOT, Daemon, emit
+from harness.damage import JOURNAL, KINDS, MARKER, ROOT_READ_ONLY, flip_kinds
 
-JOURNAL = "companion.sqlite3"
+FLIPS = {False: (30, 10), True: (60, 40)}  # single-bit flips (database, write-ahead log): short, long mode
 
 WRITER = r"""
 import os, random, signal, sys
@@ -62,6 +68,7 @@ os.kill(os.getpid(), signal.SIGKILL)  # a power cut: the last inputs are only in
 
 
 def make_pristine(folder: Path) -> tuple[int, int]:
+    """A data folder written by a process killed with its last inputs in the log; its highest ids."""
     folder.mkdir(parents=True, exist_ok=True)
     out = subprocess.run(
         [sys.executable, "-c", WRITER, str(folder)], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -72,104 +79,6 @@ def make_pristine(folder: Path) -> tuple[int, int]:
     return games, entries
 
 
-# --- the kinds of damage -----------------------------------------------------------------------------
-def _p(folder: Path, suffix: str = "") -> Path:
-    return Path(str(folder / JOURNAL) + suffix)
-
-
-def _garble(path: Path, offset: int, length: int, seed: int = 0) -> None:
-    rng = random.Random(seed)
-    data = bytearray(path.read_bytes())
-    offset = offset if offset >= 0 else max(0, len(data) + offset)
-    for i in range(offset, min(len(data), offset + length)):
-        data[i] = rng.randrange(256)
-    path.write_bytes(bytes(data))
-
-
-def _truncate(path: Path, fraction: float) -> None:
-    size = path.stat().st_size
-    with open(path, "r+b") as handle:
-        handle.truncate(int(size * fraction))
-
-
-def _sql(folder: Path, *statements: str) -> None:
-    """Change the journal's contents as a buggy tool would (it checkpoints the log into the file)."""
-    db = sqlite3.connect(_p(folder))
-    for statement in statements:
-        db.execute(statement)
-    db.commit()
-    db.close()
-
-
-KINDS: dict[str, Callable[[Path], None]] = {
-    # the write-ahead log, holding the last inputs
-    "wal deleted": lambda f: _p(f, "-wal").unlink(),
-    "wal header zeroed": lambda f: _p(f, "-wal").write_bytes(bytes(32) + _p(f, "-wal").read_bytes()[32:]),
-    "wal header garbled": lambda f: _garble(_p(f, "-wal"), 0, 32, seed=1),
-    "wal first frame garbled": lambda f: _garble(_p(f, "-wal"), 32, 24, seed=2),
-    "wal cut halfway": lambda f: _truncate(_p(f, "-wal"), 0.5),
-    "wal cut to nothing": lambda f: _truncate(_p(f, "-wal"), 0.0),
-    "wal last frame garbled": lambda f: _garble(_p(f, "-wal"), -2000, 64, seed=3),
-    "wal middle garbled": lambda f: _garble(
-        _p(f, "-wal"), _p(f, "-wal").stat().st_size // 2, 512, seed=4
-    ),
-    # the database file
-    "db deleted, wal kept": lambda f: _p(f).unlink(),
-    "db truncated by half, wal kept": lambda f: _truncate(_p(f), 0.5),
-    "db truncated to nothing, wal kept": lambda f: _truncate(_p(f), 0.0),
-    "db and wal deleted": lambda f: (_p(f).unlink(), _p(f, "-wal").unlink(), None)[-1],
-    "every journal file deleted": lambda f: [p.unlink() for p in f.iterdir() if p.name.startswith(JOURNAL)] and None,
-    "db header zeroed": lambda f: _p(f).write_bytes(bytes(100) + _p(f).read_bytes()[100:]),
-    "db magic changed": lambda f: _p(f).write_bytes(b"SQLite format 2\0" + _p(f).read_bytes()[16:]),
-    "db page size garbled": lambda f: _garble(_p(f), 16, 2, seed=5),
-    "db second page garbled": lambda f: _garble(_p(f), 4096, 4096, seed=6),
-    "db last page garbled": lambda f: _garble(_p(f), -4096, 4096, seed=7),
-    "db is a text file": lambda f: (_p(f).write_text("this is not a database\n" * 100), _p(f, "-wal").unlink()),
-    "db is an empty file, no wal": lambda f: (_p(f).write_bytes(b""), _p(f, "-wal").unlink()),
-    "db is another sqlite database": lambda f: _other_database(f),
-    "db is an older copy of itself": lambda f: _older_copy(f),
-    # the contents, as a buggy tool or a flipped bit in a row would leave them
-    "header row not json": lambda f: _sql(f, "UPDATE games SET header = '{\"format' WHERE id = 1"),
-    "header row not a record": lambda f: _sql(f, "UPDATE games SET header = '{\"format\": \"x\"}' WHERE id = 2"),
-    "header row of another game bad": lambda f: _sql(f, "UPDATE games SET header = '[]' WHERE id = 1"),
-    "entry not json": lambda f: _sql(f, "UPDATE entries SET entry = '{\"type\":' WHERE id = 20"),
-    "entry not an entry": lambda f: _sql(f, "UPDATE entries SET entry = '{\"type\": \"jump\"}' WHERE id = 25"),
-    "entry missing from the middle": lambda f: _sql(f, "DELETE FROM entries WHERE id = 40"),
-    "last entries deleted": lambda f: _sql(f, "DELETE FROM entries WHERE id > (SELECT MAX(id) - 5 FROM entries)"),
-    "game row deleted": lambda f: _sql(f, "PRAGMA foreign_keys=OFF", "DELETE FROM games WHERE id = 1"),
-    "current game not a number": lambda f: _sql(f, "UPDATE meta SET value = 'abc' WHERE key = 'current_game'"),
-    "current game unknown": lambda f: _sql(f, "UPDATE meta SET value = '999' WHERE key = 'current_game'"),
-    "schema version missing": lambda f: _sql(f, "DELETE FROM meta WHERE key = 'schema_version'"),
-    "schema version from the future": lambda f: _sql(f, "UPDATE meta SET value = '99' WHERE key = 'schema_version'"),
-    "entries table dropped": lambda f: _sql(f, "DROP TABLE entries"),
-    # the side files
-    "shm deleted": lambda f: _p(f, "-shm").unlink(missing_ok=True),
-    "shm garbled": lambda f: _garble(_p(f, "-shm"), 0, 4096, seed=8) if _p(f, "-shm").exists() else None,
-    "high-water mark deleted": lambda f: _p(f, ".mark").unlink(),
-    "high-water mark garbled": lambda f: _p(f, ".mark").write_text("{garbage"),
-    "newest backup garbled too, wal deleted": lambda f: (
-        _garble(sorted((f / "backups").iterdir())[-1], 4096, 4096, seed=9),
-        _p(f, "-wal").unlink(),
-    )[-1],
-}
-
-
-def _other_database(folder: Path) -> None:
-    _p(folder, "-wal").unlink()
-    _p(folder).unlink()
-    db = sqlite3.connect(_p(folder))
-    db.execute("CREATE TABLE notes (text TEXT)")
-    db.execute("INSERT INTO notes VALUES ('shopping list')")
-    db.commit()
-    db.close()
-
-
-def _older_copy(folder: Path) -> None:
-    backup = sorted((folder / "backups").iterdir())[-1]
-    _p(folder, "-wal").unlink()
-    shutil.copyfile(backup, _p(folder))
-
-
 def _digest(folder: Path) -> dict[str, str]:
     return {
         p.name: hashlib.sha256(p.read_bytes()).hexdigest()
@@ -178,39 +87,71 @@ def _digest(folder: Path) -> dict[str, str]:
     }
 
 
+Records = dict[int, list[str] | None]  # each game's record lines (None: it does not export or replay)
+
+
+def records_of(journal: Any) -> Records:
+    """Each game's record, as the journal exports it, replayed (a game that does not replay: None)."""
+    from companion.store.record import RecordError, replay_lines
+
+    out: Records = {}
+    for game in journal.games():
+        lines = list(journal.export_lines(game.id))
+        try:
+            replay_lines(lines)
+        except RecordError:
+            out[game.id] = None
+            continue
+        out[game.id] = lines
+    return out
+
+
+def compare(have: Records, want: Records) -> str:
+    """whole: every game and entry as acknowledged; else what went wrong without a word."""
+    if have == want:
+        return "whole"
+    if any(lines is None for lines in have.values()):
+        return "a game does not replay"
+    count = sum(len(lines or []) for lines in have.values())
+    if not set(want) <= set(have) or count < sum(len(lines or []) for lines in want.values()):
+        return "silent loss"
+    return "silent change"
+
+
 # --- checking one kind -------------------------------------------------------------------------------
-def check_in_process(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
-    """Open the damaged journal as the daemon does at start; classify the outcome."""
-    from companion.store.recovery import Recovery, open_journal
+def check_in_process(folder: Path, want: Records) -> dict[str, Any]:
+    """Start as the daemon does (the start marker, the journal's check and opening); classify the outcome."""
+    from companion.store import Recovery, StartMarker, open_at_start
     from companion.table.session import Table
 
     before = _digest(folder)
     try:
-        opened = open_journal(folder / JOURNAL)
+        marker = StartMarker(folder / MARKER)
+        safe = marker.previous()
+        opened = open_at_start(folder / JOURNAL, writable=marker.begin())
         table = Table(opened.journal)
-        table.set_status("banner", opened.banner)
+        table.set_status("banner", opened.banner or (f"Safe mode: {safe}" if safe else None))
+        marker.finished()
     except Exception as exc:  # what used to stop every start
         return {"outcome": "crash", "error": repr(exc)[:200]}
-    result: dict[str, Any] = {}
+    banner = bool(table.view()["status"].get("banner"))
     if opened.refused is None:
-        games = opened.journal.games()
-        entries = sum(g.entries for g in games)
-        whole = len(games) == expected[0] and entries == expected[1]
-        result = {"outcome": "whole" if whole else "silent loss", "games": len(games), "entries": entries}
+        outcome = compare(records_of(opened.journal), want)
+        if outcome == "whole" and safe:
+            outcome = "safe" if banner else "safe without a banner"
         opened.journal.close()
-        return result
+        return {"outcome": outcome}
     untouched = _digest(folder) == before
-    result = {"outcome": "refused", "banner": bool(table.view()["status"].get("banner")), "untouched": untouched}
-    if not untouched:
-        result["outcome"] = "changed the damaged files"
+    result: dict[str, Any] = {"outcome": "refused", "banner": banner, "untouched": untouched}
+    if not untouched or not banner:
+        result["outcome"] = "refused badly"
     recovery = Recovery(folder / JOURNAL, opened)
     try:
         restored = recovery.restore(table, empty=opened.offer is None)
         games = table.journal.games()
-        entries = sum(g.entries for g in games)
         salvaged = restored.get("salvaged") or {}
-        result.update(restored=restored["restored"], after_games=len(games), after_entries=entries,
-                      salvaged=salvaged.get("entries", 0))
+        result.update(restored=restored["restored"], after_games=len(games),
+                      after_entries=sum(g.entries for g in games), salvaged=salvaged.get("entries", 0))
         if table.timeline is not None:  # the restored journal takes inputs again
             from companion.table.simulate import random_input
 
@@ -224,19 +165,35 @@ def check_in_process(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
     return result
 
 
-def check_with_daemon(folder: Path, expected: tuple[int, int]) -> dict[str, Any]:
+READ_ONLY_ROOT = (
+    "unshare", "-m", "--propagation", "private", "sh", "-c", 'mount -o remount,bind,ro / && exec "$0" "$@"'
+)
+
+
+def _daemon_records(daemon: Daemon) -> Records:
+    _, listing = daemon.request("GET", "/api/games")
+    out: Records = {}
+    for game in listing["games"]:
+        status, raw = daemon.request("GET", f"/api/games/{game['id']}/record")
+        lines = raw.decode().splitlines() if status == 200 else None
+        out[int(game["id"])] = None if lines is None else [x for x in lines if '"type":"summary"' not in x]
+    return out
+
+
+def check_with_daemon(folder: Path, want: Records, wrap: tuple[str, ...] = ()) -> dict[str, Any]:
     """Start the real daemon on the damaged journal twice (no crash loop), then restore if refused."""
     before = _digest(folder)
     outcomes = []
     for attempt in range(2):
-        daemon = Daemon(folder)
+        daemon = Daemon(folder, wrap=wrap)
         if not daemon.wait_ready():
             daemon.stop()
             return {"outcome": "crash", "attempt": attempt}
         _, health = daemon.request("GET", "/api/health")
         _, journal = daemon.request("GET", "/api/journal")
-        _, listing = daemon.request("GET", "/api/games")
-        entries = sum(g["entries"] for g in listing["games"])
+        _, state = daemon.request("GET", "/api/state")
+        banner = bool(state["status"].get("banner"))
+        have = _daemon_records(daemon)
         if attempt == 1 and journal["damaged"]:
             code, answer = daemon.request("POST", "/api/journal/recover", {"empty": journal["offer"] is None})
             _, listing = daemon.request("GET", "/api/games")
@@ -246,38 +203,60 @@ def check_with_daemon(folder: Path, expected: tuple[int, int]) -> dict[str, Any]
         daemon.stop()
         if journal["damaged"]:
             untouched = attempt == 1 or _digest(folder) == before
-            outcomes.append({"outcome": "refused" if health["safe_mode"] and untouched else "refused badly"})
+            ok = health["safe_mode"] and banner and untouched
+            outcomes.append({"outcome": "refused" if ok else "refused badly"})
         else:
-            whole = len(listing["games"]) == expected[0] and entries == expected[1]
-            outcomes.append({"outcome": "whole" if whole else "silent loss", "entries": entries})
+            outcome = compare(have, want)
+            if outcome == "whole" and health["safe_mode"]:
+                outcome = "safe" if banner else "safe without a banner"
+            outcomes.append({"outcome": outcome})
     result: dict[str, Any] = {}
     for part in outcomes:
         result.update(part)
     return result
 
 
-def run(long: bool = False, kinds: list[str] | None = None) -> dict[str, Any]:
-    chosen = kinds or list(KINDS)
+def _can_make_root_read_only() -> bool:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run([*READ_ONLY_ROOT, "true"], capture_output=True, timeout=30)
+    return probe.returncode == 0
+
+
+def pristine_records(pristine: Path, scratch: Path) -> Records:
+    from companion.store.journal import Journal
+
+    journal = Journal(_copy(pristine, scratch) / JOURNAL)
+    try:
+        return records_of(journal)
+    finally:
+        journal.close()
+
+
+def run(long: bool = False, kinds: list[str] | None = None, flips: tuple[int, int] | None = None) -> dict[str, Any]:
+    """``kinds``: these kinds only; ``flips``: how many single-bit flips in the database and in its log."""
+    every = {**KINDS, **flip_kinds(*(flips or FLIPS[long])), ROOT_READ_ONLY: lambda f: None}
+    chosen = kinds or list(every)
     with tempfile.TemporaryDirectory(prefix="harness-corrupt-") as tmp:
         pristine = Path(tmp) / "pristine"
-        expected = make_pristine(pristine)
-        counts = {"games": 0, "entries": 0}
-        src = sqlite3.connect(f"file:{_copy(pristine, Path(tmp) / 'count') / JOURNAL}", uri=True)
-        counts["games"], counts["entries"] = src.execute(
-            "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM entries)"
-        ).fetchone()
-        src.close()
-        expected = (counts["games"], counts["entries"])
+        make_pristine(pristine)
+        want = pristine_records(pristine, Path(tmp) / "count")
+        expected = (len(want), sum(len(lines or []) - 1 for lines in want.values()))
         results: dict[str, Any] = {}
         for n, kind in enumerate(chosen):
             folder = _copy(pristine, Path(tmp) / f"kind{n}")
-            KINDS[kind](folder)
+            every[kind](folder)
             started = time.monotonic()
-            result = check_with_daemon(folder, expected) if long else check_in_process(folder, expected)
+            if kind == ROOT_READ_ONLY:
+                ready = _can_make_root_read_only()
+                result = check_with_daemon(folder, want, READ_ONLY_ROOT) if ready else {"outcome": "skipped"}
+            else:
+                result = check_with_daemon(folder, want) if long else check_in_process(folder, want)
             result["s"] = round(time.monotonic() - started, 2)
             results[kind] = result
             emit(part="corrupt", kind=kind, **result)
     outcomes = [r["outcome"] for r in results.values()]
+    fine = ("whole", "refused", "safe", "skipped")
     summary = {
         "part": "corrupt",
         "mode": "long (daemon)" if long else "short (in-process)",
@@ -285,9 +264,12 @@ def run(long: bool = False, kinds: list[str] | None = None) -> dict[str, Any]:
         "acknowledged": {"games": expected[0], "entries": expected[1]},
         "whole": outcomes.count("whole"),
         "refused_with_banner": outcomes.count("refused"),
-        "silent_losses": outcomes.count("silent loss"),
+        "safe_with_banner": outcomes.count("safe"),  # the journal whole, but the start could not be normal
+        "skipped": outcomes.count("skipped"),
+        "silent_losses": sum(outcomes.count(k) for k in ("silent loss", "silent change", "a game does not replay")),
         "crashes": outcomes.count("crash"),
-        "other_failures": len(outcomes) - sum(outcomes.count(k) for k in ("whole", "refused", "silent loss", "crash")),
+        "other_failures": sum(1 for o in outcomes if o not in fine and o not in
+                              ("silent loss", "silent change", "a game does not replay", "crash")),
         # of the entries acknowledged in the refused kinds, how many the restore (backup + salvage) kept
         "refused_entries_kept": sum(r.get("after_entries", 0) for r in results.values() if r["outcome"] == "refused"),
         "refused_entries_acknowledged": expected[1] * outcomes.count("refused"),

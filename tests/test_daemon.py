@@ -1,10 +1,14 @@
-"""`companion run` as a process: mock start, clean SIGTERM, safe mode after a crashed start, check-config."""
+"""`companion run` as a process: mock start, clean SIGTERM, safe mode after a crashed start (and only then),
+safe mode rather than a crash loop for files and folders in the way, check-config."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -12,11 +16,15 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.cli import main
 from companion.daemon import MARKER
+from companion.store.backups import take_backup
+from companion.store.journal import Journal
+from companion.table.session import Table
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -124,3 +132,120 @@ def test_check_config_refuses_a_broken_file(tmp_path: Path, capsys: pytest.Captu
     bad.write_text("[server\nport = 80\n")
     assert main(["check-config", "--config", str(bad)]) == 1
     assert "not valid TOML" in capsys.readouterr().out
+
+
+def state(base: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base + "/api/state", timeout=5) as res:
+        data: dict[str, Any] = json.loads(res.read())
+        return data
+
+
+def test_a_safe_start_that_finished_is_not_followed_by_another_after_a_kill(tmp_path: Path) -> None:
+    # issue 53, item 8: every start after one crashed start came up in safe mode until a clean stop
+    (tmp_path / MARKER).write_text("started earlier, pid 1")
+    with daemon(tmp_path) as (proc, base):
+        assert health(base)["safe_mode"] is True
+        assert state(base)["status"]["banner"].startswith("Safe mode: the last start did not finish (it started")
+        proc.kill()  # a pulled plug, after this start had finished
+        proc.wait()
+    assert not (tmp_path / MARKER).exists()
+    with daemon(tmp_path) as (proc, base):
+        assert health(base)["safe_mode"] is False  # the camera and buttons are back
+        proc.kill()
+        proc.wait()
+    with daemon(tmp_path) as (proc, base):
+        assert health(base)["safe_mode"] is False
+
+
+def a_journal(folder: Path) -> Path:
+    """A game of four entries, a backup after the second."""
+    journal = Journal(folder / "companion.sqlite3")
+    table = Table(journal)
+    table.new_game("heckmeck", ["Ann", "Bob"])
+    table.submit({"type": "roll", "dice": [1, 2, 4, 4, 5, 5, "worm", "worm"]}, device="t")
+    table.submit({"type": "take", "face": 5}, device="t")
+    take_backup(journal, folder / "backups")
+    table.undo(device="t")
+    table.redo(device="t")
+    journal.close()
+    return folder / "companion.sqlite3"
+
+
+def cut_the_last_entries(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM entries WHERE id > 2")
+    db.commit()
+    db.close()
+
+
+def folder_at(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    path.mkdir()
+
+
+BLOCKED = {
+    "journal": lambda p: folder_at(p),
+    "wal": lambda p: folder_at(Path(f"{p}-wal")),
+    "shm": lambda p: folder_at(Path(f"{p}-shm")),
+    "marker": lambda p: folder_at(p.parent / MARKER),
+    "damaged": lambda p: ((p.parent / "damaged").write_text("a file\n"), cut_the_last_entries(p)),
+}
+
+
+@pytest.mark.parametrize("what", sorted(BLOCKED))
+def test_a_folder_or_file_in_the_way_starts_safe_mode_not_a_crash_loop(tmp_path: Path, what: str) -> None:
+    # issue 53, item 9: each of these crashed every start
+    path = a_journal(tmp_path)
+    BLOCKED[what](path)
+    for _ in range(2):
+        with daemon(tmp_path) as (proc, base):
+            assert health(base)["safe_mode"] is True
+            assert state(base)["status"]["banner"].startswith("Safe mode:")
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=15)
+            assert proc.returncode == 0
+
+
+def test_a_damaged_journal_beside_a_file_named_damaged_is_kept_and_restored(tmp_path: Path) -> None:
+    path = a_journal(tmp_path)
+    BLOCKED["damaged"](path)
+    with daemon(tmp_path) as (proc, base):
+        banner = state(base)["status"]["banner"]
+        assert "A copy of its files is kept in" in banner and "damaged-" in banner
+        request = urllib.request.Request(base + "/api/journal/recover", b"{}", {
+            "X-Table-Pin": "1234", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=30) as res:
+            assert res.status == 200 and json.loads(res.read())["aside"].startswith(str(tmp_path / "damaged-"))
+        assert state(base)["game"]["inputs"] == 2
+    assert (tmp_path / "damaged").read_text() == "a file\n"
+
+
+RO_ROOT = ["unshare", "-m", "--propagation", "private", "sh", "-c", 'mount -o remount,bind,ro / && exec "$0" "$@"']
+
+
+def test_a_read_only_root_file_system_starts_safe_mode(tmp_path: Path) -> None:
+    # issue 53, item 9: "No usable temporary directory" crashed every start
+    if os.geteuid() != 0 or shutil.which("unshare") is None or subprocess.run([*RO_ROOT, "true"]).returncode:
+        pytest.skip("needs root and a mount namespace")
+    a_journal(tmp_path)
+    port = free_port()
+    proc = subprocess.Popen(
+        [*RO_ROOT, sys.executable, "-m", "companion.cli", "run", "--mock", "--host", "127.0.0.1", "--port", str(port),
+         "--data", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
+            assert time.monotonic() < deadline
+            try:
+                info = health(f"http://127.0.0.1:{port}")
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert info["safe_mode"] is True
+        view = state(f"http://127.0.0.1:{port}")
+        assert "read-only" in view["status"]["banner"] and view["game"]["inputs"] == 2
+    finally:
+        proc.kill()
+        proc.wait()

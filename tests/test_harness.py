@@ -16,15 +16,21 @@ def test_kill_9_loses_no_acknowledged_input() -> None:
     result = kills.run(**SHORT["kills"])  # type: ignore[arg-type]
     assert result["kills"] == SHORT["kills"]["kills"] and result["acknowledged"] > 0
     assert result["lost"] == 0 and result["mismatched"] == 0 and result["crashed_starts"] == 0
+    assert result["kills_during_start"] > 0  # the seed puts some kills in start-up
+    # safe mode follows a start that did not finish, and nothing else
+    assert result["safe_after_finished"] == 0 and result["marker_after_finished"] == 0
+    assert result["normal_after_unfinished"] == 0
 
 
 def test_every_corruption_kind_is_whole_or_refused_with_a_banner() -> None:
     from harness import corrupt
 
     result = corrupt.run(**SHORT["corrupt"])  # type: ignore[arg-type]
-    assert result["kinds"] == len(corrupt.KINDS) >= 34
+    flips = sum(corrupt.FLIPS[False])
+    assert result["kinds"] == len(corrupt.KINDS) + flips + 1 >= 90  # and the read-only root
     assert result["silent_losses"] == 0 and result["crashes"] == 0 and result["other_failures"] == 0, result["results"]
-    assert result["refused_with_banner"] >= 20  # most kinds lose something: they must be caught, not played on
+    assert result["refused_with_banner"] >= 50  # most kinds lose something: they must be caught, not played on
+    assert result["safe_with_banner"] + result["skipped"] == 2  # a folder for the start marker; a read-only root
     refused = [r for r in result["results"].values() if r["outcome"] == "refused"]
     assert all(r["banner"] and r["untouched"] for r in refused)
 

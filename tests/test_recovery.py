@@ -17,6 +17,7 @@ from companion.store.backups import BackupKeeper, list_backups, newest_good, tak
 from companion.store.integrity import inspect
 from companion.store.journal import Journal, JournalUnavailable
 from companion.store.recovery import Recovery, open_journal
+from companion.store.sums import entry_sum
 from companion.table.session import Table
 from companion.web import create_app
 
@@ -203,10 +204,15 @@ def after_a_backup(folder: Path, pairs: int = 3) -> tuple[Path, int]:
     return backup, in_backup
 
 
-def damage(folder: Path, *sql: str) -> None:
+def damage(folder: Path, *sql: str, reseal: bool = False) -> None:
+    """Change the journal as a buggy tool would; ``reseal``: and give the rows checksums that match,
+    so only the replay can tell."""
     db = sqlite3.connect(folder / "companion.sqlite3")
     for statement in sql:
         db.execute(statement)
+    if reseal:
+        db.create_function("entry_sum", 3, entry_sum)
+        db.execute("UPDATE entries SET crc = entry_sum(game_id, seq, entry)")
     db.commit()
     db.close()
 
@@ -215,7 +221,7 @@ def test_a_restore_salvages_the_entries_after_the_backup_up_to_the_damage(tmp_pa
     # entries 5..10 came after the backup; entry 8 is garbled: 5, 6 and 7 are salvaged, nothing after 8
     backup, in_backup = after_a_backup(tmp_path)
     assert in_backup == 4
-    damage(tmp_path, "UPDATE entries SET entry = '{\"type\": 5}' WHERE id = 8")
+    damage(tmp_path, "UPDATE entries SET entry = '{\"type\": 5}' WHERE id = 8", reseal=True)
     opened = open_journal(tmp_path / "companion.sqlite3")
     assert opened.refused and opened.offer == backup
     table = Table(opened.journal)
@@ -258,9 +264,9 @@ def test_a_game_started_after_the_backup_is_salvaged_under_its_own_number(tmp_pa
 
 
 def test_a_damaged_game_unlike_the_backups_is_left_behind(tmp_path: Path) -> None:
-    after_a_backup(tmp_path)
+    after_a_backup(tmp_path)  # another history than the backup's, each entry with its own good checksum
     damage(tmp_path, "UPDATE entries SET entry = replace(entry, '\"t\"', '\"x\"') WHERE id = 2",
-           "UPDATE meta SET value = '9' WHERE key = 'schema_version'")
+           "UPDATE meta SET value = '9' WHERE key = 'schema_version'", reseal=True)
     opened = open_journal(tmp_path / "companion.sqlite3")
     result = Recovery(tmp_path / "companion.sqlite3", opened).restore(Table(opened.journal))
     assert result["salvaged"]["entries"] == 0
@@ -273,3 +279,16 @@ def test_the_console_recover_reports_the_salvage(tmp_path: Path, capsys: pytest.
     assert main(["journal", "recover", "--data", str(tmp_path)]) == 0
     assert "salvage: 6 entries salvaged from the damaged files (game 1: 6)" in capsys.readouterr().out
     assert inspect(tmp_path / "companion.sqlite3").entries == 10
+
+
+def test_a_flipped_entry_the_backup_holds_costs_nothing_after_it(tmp_path: Path) -> None:
+    # entry 2 is in the backup and damaged in the journal (its checksum says so): the backup's copy
+    # stands, and the 6 entries after the backup are salvaged (they once were all left behind)
+    backup, in_backup = after_a_backup(tmp_path)
+    damage(tmp_path, "UPDATE entries SET entry = replace(entry, '\"device\":\"t\"', '\"device\":\"u\"') WHERE id = 2",
+           "UPDATE games SET header = replace(header, 'Ann', 'Anm')")
+    opened = open_journal(tmp_path / "companion.sqlite3")
+    assert opened.refused and "not as it was written" in opened.refused
+    result = Recovery(tmp_path / "companion.sqlite3", opened).restore(Table(opened.journal))
+    assert result["restored"] == backup.name and result["salvaged"]["entries"] == 6
+    assert not result["salvaged"]["left_behind"]

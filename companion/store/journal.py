@@ -7,6 +7,7 @@ game's state is rebuilt by replaying its entries. The stored entry is exactly a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.store.marks import mark_paths, second_mark_path, write_mark
 from companion.store.record import Header, parse_many
+from companion.store.sums import add_columns, entry_sum, game_sum
 
 SCHEMA_VERSION = 1
 SCHEMA = """
@@ -27,13 +30,15 @@ CREATE TABLE IF NOT EXISTS games (
     header TEXT NOT NULL,
     created TEXT NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
-    summary TEXT NOT NULL DEFAULT ''
+    summary TEXT NOT NULL DEFAULT '',
+    crc INTEGER
 );
 CREATE TABLE IF NOT EXISTS entries (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
     entry TEXT NOT NULL,
+    crc INTEGER,
     UNIQUE (game_id, seq)
 );
 """
@@ -69,29 +74,6 @@ class JournalUnavailable(RuntimeError):
     The message is written for the players at the table."""
 
 
-HIGH_WATER = ".mark"  # beside the journal: the highest game and entry ids it has acknowledged
-
-
-def high_water_path(path: Path) -> Path:
-    return Path(str(path) + HIGH_WATER)
-
-
-def read_high_water(path: Path) -> tuple[int, int] | None:
-    """``(games, entries)``: the highest ids the journal at ``path`` ever acknowledged, if recorded.
-
-    Written (without a sync) after each commit, so it is never ahead of what the journal holds; a
-    journal found behind it was shortened (a deleted or damaged WAL, a truncated file)."""
-    try:
-        data = json.loads(high_water_path(path).read_text())
-        return int(data["games"]), int(data["entries"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def write_high_water(path: Path, games: int, entries: int) -> None:
-    high_water_path(path).write_text(json.dumps({"games": games, "entries": entries}) + "\n")
-
-
 def _disk_message(exc: sqlite3.Error) -> str:
     text = str(exc).lower()
     if "full" in text:
@@ -119,23 +101,31 @@ class Journal:
         self._db.execute("PRAGMA foreign_keys=ON")
         if refuse is None or self._memory:
             self._db.executescript(SCHEMA)
+            add_columns(self._db)
             self._db.execute(
                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
             )
-        self._high_water_broken = False
+        self._marks_broken: set[Path] = set()
         if refuse is None:
+            if not self._memory:
+                with contextlib.suppress(OSError):  # the mark beside the journal still speaks
+                    second_mark_path(self.path).parent.mkdir(exist_ok=True)
             self._note_high_water()
 
     @classmethod
-    def in_memory(cls, copy: Path, *, refuse: str) -> Journal:
-        """A journal that takes no writes, holding the journal at ``copy`` (a copy, with its write-ahead
-        log) in memory: for a journal whose folder is read-only, where SQLite cannot open it in place."""
+    def in_memory(cls, source: sqlite3.Connection | Path, *, refuse: str) -> Journal:
+        """A journal that takes no writes, holding what ``source`` holds (a copy of the journal, with its
+        write-ahead log, or a connection to one) in memory: for a journal whose folder is read-only, or
+        that cannot be opened."""
         journal = cls(":memory:", refuse=refuse)
-        source = sqlite3.connect(str(copy))
-        try:
+        if isinstance(source, sqlite3.Connection):
             source.backup(journal._db)
+            return journal
+        db = sqlite3.connect(str(source))
+        try:
+            db.backup(journal._db)
         finally:
-            source.close()
+            db.close()
         return journal
 
     def close(self) -> None:
@@ -186,15 +176,19 @@ class Journal:
                 yield self._db
 
     def _note_high_water(self) -> None:
-        if self._memory or self._high_water_broken:
+        """Both high-water marks (companion.store.marks), after every commit."""
+        if self._memory:
             return
         row = self._db.execute(
             "SELECT (SELECT COALESCE(MAX(id), 0) FROM games), (SELECT COALESCE(MAX(id), 0) FROM entries)"
         ).fetchone()
-        try:
-            write_high_water(self.path, int(row[0]), int(row[1]))
-        except OSError:
-            self._high_water_broken = True  # a full disk: the journal itself says so on the next write
+        for mark in mark_paths(self.path):
+            if mark in self._marks_broken:
+                continue
+            try:
+                write_mark(mark, int(row[0]), int(row[1]))
+            except OSError:
+                self._marks_broken.add(mark)  # a full disk: the journal itself says so on the next write
 
     def backup(self, target: str | Path) -> None:
         """A consistent copy of the whole journal while it is in use (SQLite's online backup API)."""
@@ -208,9 +202,10 @@ class Journal:
     # --- games -------------------------------------------------------------------------------
     def create_game(self, header: Header, created: str) -> int:
         with self._lock:
+            text = json.dumps(header.to_json())
             cur = self._write(
-                "INSERT INTO games(game, header, created) VALUES (?, ?, ?)",
-                (header.game, json.dumps(header.to_json()), created),
+                "INSERT INTO games(game, header, created, crc) VALUES (?, ?, ?, ?)",
+                (header.game, text, created, game_sum(header.game, text, created)),
             )
             game_id = cur.lastrowid
             self._note_high_water()
@@ -256,7 +251,10 @@ class Journal:
         """Commit one entry durably; returns its journal-wide id. ``seq`` guards against a lost race."""
         text = json.dumps(entry, separators=(",", ":"))
         with self._lock:
-            cur = self._write("INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)", (game_id, seq, text))
+            cur = self._write(
+                "INSERT INTO entries(game_id, seq, entry, crc) VALUES (?, ?, ?, ?)",
+                (game_id, seq, text, entry_sum(game_id, seq, text)),
+            )
             entry_id = cur.lastrowid
             self._note_high_water()
         assert entry_id is not None
@@ -268,15 +266,17 @@ class Journal:
         """Import: the game and all its entries in one transaction (a crash leaves all or nothing)."""
         with self._lock:
             with self._transaction():
+                text = json.dumps(header.to_json())
                 cur = self._db.execute(
-                    "INSERT INTO games(game, header, created, finished, summary) VALUES (?, ?, ?, ?, ?)",
-                    (header.game, json.dumps(header.to_json()), created, int(finished), summary),
+                    "INSERT INTO games(game, header, created, finished, summary, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                    (header.game, text, created, int(finished), summary, game_sum(header.game, text, created)),
                 )
                 game_id = cur.lastrowid
                 assert game_id is not None
+                texts = [json.dumps(e, separators=(",", ":")) for e in entries]
                 self._db.executemany(
-                    "INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)",
-                    [(game_id, i, json.dumps(e, separators=(",", ":"))) for i, e in enumerate(entries)],
+                    "INSERT INTO entries(game_id, seq, entry, crc) VALUES (?, ?, ?, ?)",
+                    [(game_id, i, t, entry_sum(game_id, i, t)) for i, t in enumerate(texts)],
                 )
             self._note_high_water()
         return game_id
@@ -296,14 +296,19 @@ class Journal:
         the open game (``current``, if it is one of this journal's games)."""
         with self._lock:
             with self._transaction():
-                self._db.executemany("INSERT INTO games(id, game, header, created) VALUES (?, ?, ?, ?)", games)
+                self._db.executemany(
+                    "INSERT INTO games(id, game, header, created, crc) VALUES (?, ?, ?, ?, ?)",
+                    [(i, game, header, created, game_sum(game, header, created)) for i, game, header, created in games],
+                )
                 next_seq: dict[int, int] = {}
                 for game_id, text in entries:
                     if game_id not in next_seq:
                         row = self._db.execute("SELECT COUNT(*) FROM entries WHERE game_id = ?", (game_id,)).fetchone()
                         next_seq[game_id] = int(row[0])
+                    seq = next_seq[game_id]
                     self._db.execute(
-                        "INSERT INTO entries(game_id, seq, entry) VALUES (?, ?, ?)", (game_id, next_seq[game_id], text)
+                        "INSERT INTO entries(game_id, seq, entry, crc) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, text, entry_sum(game_id, seq, text)),
                     )
                     next_seq[game_id] += 1
                 self._db.executemany(

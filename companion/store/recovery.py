@@ -20,8 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.store.backups import FOLDER, describe, newest_good, newest_ids
-from companion.store.integrity import Verdict, copy_of, inspect, journal_files
-from companion.store.journal import Journal, JournalUnavailable, high_water_path, write_high_water
+from companion.store.copies import copy_of, journal_files
+from companion.store.integrity import Verdict, inspect
+from companion.store.journal import Journal, JournalUnavailable
+from companion.store.marks import high_water_path, write_high_water
+from companion.store.replays import checked_path
 from companion.store.salvage import Salvage, salvage
 
 log = logging.getLogger("companion.store.recovery")
@@ -49,75 +52,125 @@ def backups_of(path: Path) -> Path:
     return path.parent / FOLDER
 
 
-def check(path: Path) -> Verdict:
-    """The start-up check: the journal against its high-water mark, or else its newest backup."""
-    return inspect(path, newest_ids(backups_of(path)))
+def check(path: Path, *, cache: bool = False) -> Verdict:
+    """The start-up check: the journal against its high-water marks, or else its newest backup;
+    ``cache``: skip the replay of games unchanged since the last good check, and note this one's."""
+    return inspect(path, newest_ids(backups_of(path)), cache=cache)
 
 
 def open_journal(path: Path, *, writable: bool = True) -> Opened:
     """The journal to play on: the real one if it is whole, else a stand-in that takes no writes."""
-    verdict = check(path)
+    verdict = check(path, cache=writable)
     if not verdict.ok:
-        kept = keep_copy(path) if writable else None
-        offer = newest_good(backups_of(path))
-        what = "; ".join(verdict.problems[:2])
-        where = f" A copy of its files is kept in {kept}." if kept else ""
-        if offer is not None:
-            todo = (
-                f" Restore the newest good backup, {describe(offer)}, on the tablet or with "
-                "`companion journal recover`."
-            )
-        else:
-            todo = " There is no good backup; `companion journal recover --empty` starts a new journal."
-        refused = f"the journal is damaged ({what}), so nothing new is saved.{where}{todo}"
-        log.error("journal damaged: %s", "; ".join(verdict.problems))
-        return Opened(Journal(":memory:", refuse=refused), verdict, refused, offer, kept)
+        return refused(path, verdict, writable=writable)
     for note in verdict.notes:
         log.warning("journal: %s", note)
     if not writable:
         # a read-only disk: play back a copy of it in memory, take nothing new (a copy on disk would be
         # left behind in the temporary folder by every start until the disk is fixed)
-        refused = (
+        why = (
             f"the data folder {path.parent} is read-only, so nothing new can be saved; the games are shown "
             "as they were. Fix the disk and restart the companion."
         )
-        with copy_of(path) as copy:
-            return Opened(Journal.in_memory(copy, refuse=refused), verdict, refused)
-    return Opened(Journal(path), verdict)
+        return Opened(read_only_copy(path, why), verdict, why)
+    try:
+        return Opened(Journal(path), verdict)
+    except (sqlite3.Error, OSError) as exc:  # whole, yet SQLite cannot open it for writing here
+        why = (
+            f"the journal passed its check but cannot be opened for writing ({exc}), so nothing new is "
+            "saved; the games are shown as they were. Restart the companion; if this stays, restore a backup."
+        )
+        log.error("journal: %s", why)
+        return Opened(read_only_copy(path, why), verdict, why)
+
+
+def read_only_copy(path: Path, why: str) -> Journal:
+    """The journal's games in memory, for a start that cannot write to it."""
+    with copy_of(path) as copy:
+        source = copy.connect()
+        try:
+            return Journal.in_memory(source, refuse=why)
+        finally:
+            source.close()
+
+
+def refused(path: Path, verdict: Verdict, *, writable: bool) -> Opened:
+    """Safe mode for a damaged journal: a copy of its files kept aside, the newest good backup offered."""
+    kept = keep_copy(path) if writable else None
+    try:
+        offer = newest_good(backups_of(path))
+    except OSError as exc:  # the backups folder itself unreadable: nothing to offer
+        log.error("backups unreadable: %s", exc)
+        offer = None
+    what = "; ".join(verdict.problems[:2])
+    where = f" A copy of its files is kept in {kept}." if kept else ""
+    if offer is not None:
+        todo = (
+            f" Restore the newest good backup, {describe(offer)}, on the tablet or with "
+            "`companion journal recover`."
+        )
+    else:
+        todo = " There is no good backup; `companion journal recover --empty` starts a new journal."
+    why = f"the journal is damaged ({what}), so nothing new is saved.{where}{todo}"
+    log.error("journal damaged: %s", "; ".join(verdict.problems))
+    return Opened(Journal(":memory:", refuse=why), verdict, why, offer, kept)
 
 
 def _stamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
 
 
+def _aside_files(path: Path) -> list[Path]:
+    """The journal's files and the files beside it that describe it (its mark, its check's verdicts);
+    the second mark, in the backups folder, stays: a restore writes it anew."""
+    return [*journal_files(path), *(p for p in (high_water_path(path), checked_path(path)) if p.exists())]
+
+
+def _new_folder(path: Path, name: str) -> Path:
+    """``damaged/<name>`` beside the journal; ``damaged-<name>`` when something that is not a folder
+    stands where ``damaged`` should be (it is not ours to remove)."""
+    for folder in (path.parent / DAMAGED / name, path.parent / f"{DAMAGED}-{name}"):
+        try:
+            folder.mkdir(parents=True)
+            return folder
+        except (FileExistsError, NotADirectoryError):
+            continue
+    raise OSError(f"no folder for the damaged journal's files could be made beside {path}")
+
+
 def keep_copy(path: Path) -> Path | None:
-    """Copy the damaged journal's files under ``damaged/`` (once: the same files are not copied again)."""
-    files = journal_files(path) + ([high_water_path(path)] if high_water_path(path).exists() else [])
-    if not files:
-        return None
-    root = path.parent / DAMAGED
-    signature = sorted((f.name, f.stat().st_size, int(f.stat().st_mtime)) for f in files)
-    if root.is_dir():
-        for earlier in sorted(root.iterdir()):
+    """Copy the damaged journal's files under ``damaged/`` (once: the same files are not copied again).
+    None when there is nothing to copy or no copy can be made (the files are never changed anyway)."""
+    try:
+        files = [f for f in _aside_files(path) if f.is_file()]
+        if not files:
+            return None
+        signature = sorted((f.name, f.stat().st_size, int(f.stat().st_mtime)) for f in files)
+        root = path.parent / DAMAGED
+        earlier_copies = [*(root.iterdir() if root.is_dir() else []), *path.parent.glob(f"{DAMAGED}-*")]
+        for earlier in sorted(earlier_copies):
+            if not earlier.is_dir():
+                continue
             have = sorted(
                 (f.name, f.stat().st_size, int(f.stat().st_mtime)) for f in earlier.iterdir() if f.is_file()
             )
             if have == signature:
                 return earlier
-    folder = root / _stamp()
-    folder.mkdir(parents=True)
-    for source in files:
-        shutil.copy2(source, folder / source.name)
-    return folder
+        folder = _new_folder(path, _stamp())
+        for source in files:
+            shutil.copy2(source, folder / source.name)
+        return folder
+    except OSError as exc:
+        log.error("no copy of the damaged journal could be kept: %s", exc)
+        return None
 
 
 def set_aside(path: Path) -> Path | None:
-    """Move the journal's files (and its high-water mark) under ``damaged/``, untouched."""
-    files = journal_files(path) + ([high_water_path(path)] if high_water_path(path).exists() else [])
+    """Move the journal's files (and what describes them) under ``damaged/``, untouched."""
+    files = _aside_files(path)
     if not files:
         return None
-    folder = path.parent / DAMAGED / f"{_stamp()}-set-aside"
-    folder.mkdir(parents=True)
+    folder = _new_folder(path, f"{_stamp()}-set-aside")
     for source in files:
         source.rename(folder / source.name)
     return folder
@@ -152,7 +205,7 @@ def restore(path: Path, source: Path | None, *, salvage_damaged: bool = True) ->
         if aside is not None and salvage_damaged:
             try:
                 saved = salvage(aside / path.name, journal)
-            except (sqlite3.Error, JournalUnavailable, OSError) as exc:  # one transaction: nothing half-added
+            except (sqlite3.Error, JournalUnavailable, OSError, ValueError) as exc:  # one transaction: all or nothing
                 saved = Salvage(problems=[f"the salvage failed ({exc}); only the backup was restored"])
             log.warning("salvage: %s", saved.summary())
         games, entries = journal.high_ids()

@@ -26,9 +26,10 @@ from typing import Any
 
 from companion.games import get_rules
 from companion.games.base import RuleViolation
-from companion.store.integrity import copy_of
+from companion.store.copies import copy_of
 from companion.store.journal import Journal
 from companion.store.record import Header, Timeline, check_entry
+from companion.store.sums import COLUMN, entry_sum, game_sum
 
 
 @dataclass
@@ -83,8 +84,9 @@ class _Found:
     game: str
     header_text: str
     created: str
-    entries: list[tuple[int, int, str]]  # (entry id, seq, text), in seq order, up to a read error
+    entries: list[tuple[int, int, str, int | None]]  # (entry id, seq, text, checksum), in seq order, up to a read error
     read_error: str | None = None
+    header_sum: int | None = None
 
 
 def salvage(damaged: Path, journal: Journal) -> Salvage:
@@ -97,7 +99,7 @@ def salvage(damaged: Path, journal: Journal) -> Salvage:
         return report
     with copy_of(damaged) as copy:
         try:
-            db = sqlite3.connect(f"file:{copy}", uri=True)
+            db = copy.connect()
         except sqlite3.Error as exc:
             report.problems.append(f"SQLite cannot open the damaged files ({exc})")
             return report
@@ -113,6 +115,11 @@ def salvage(damaged: Path, journal: Journal) -> Salvage:
     new_games: list[_Found] = []
     for game in found:
         kept = have.get(game.game_id)
+        if game.header_sum is not None and game.header_sum != game_sum(game.game, game.header_text, game.created):
+            if kept is None:
+                report.problems.append(f"game {game.game_id}'s header is not as it was written")
+                continue
+            game.header_text = json.dumps(kept.header.to_json())  # a damaged copy: the backup's is the header
         if kept is None and game.game_id <= top:
             report.problems.append(f"game {game.game_id} is not in the backup, though newer games are")
             continue
@@ -128,7 +135,7 @@ def salvage(damaged: Path, journal: Journal) -> Salvage:
         if taken is None:
             continue
         report.games.append(taken[0])
-        rows += [(entry_id, game.game_id, text) for entry_id, _, text in taken[1]]
+        rows += [(entry_id, game.game_id, text) for entry_id, _, text, _ in taken[1]]
         if kept is None:
             new_games.append(game)
     if not rows and not new_games:
@@ -145,7 +152,7 @@ def salvage(damaged: Path, journal: Journal) -> Salvage:
 
 def _take(
     game: _Found, header: Header, journal: Journal | None, report: Salvage
-) -> tuple[GameSalvage, list[tuple[int, int, str]]] | None:
+) -> tuple[GameSalvage, list[tuple[int, int, str, int | None]]] | None:
     """The entries of ``game`` to carry over: after those the restored journal has, up to the first one
     that is missing, unreadable or refused by the rules."""
     try:
@@ -167,22 +174,28 @@ def _take(
     for seq, text in enumerate(restored):  # the damaged copy must begin as the restored one does
         if seq >= len(entries):
             return result, []  # the damaged files hold no more of it than the backup
-        if entries[seq][1] != seq or _same(entries[seq][2]) != text:
+        _, stored_seq, damaged, stored_sum = entries[seq]
+        if stored_seq == seq and stored_sum is not None and stored_sum != entry_sum(game.game_id, seq, damaged):
+            continue  # this copy of an entry the backup has was damaged (its checksum says so): the backup's holds
+        if stored_seq != seq or _same(damaged) != text:
             report.problems.append(f"game {game.game_id}'s entries differ from the backup's at entry {seq + 1}")
             result.stopped = "differs from the backup"
             return result, []
-    taken: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int, str, int | None]] = []
     for seq in range(len(restored), len(entries)):
-        entry_id, stored_seq, text = entries[seq]
+        entry_id, stored_seq, text, stored_sum = entries[seq]
         if stored_seq != seq:
             result.stopped = f"entry {seq + 1} is missing"
+            break
+        if stored_sum is not None and stored_sum != entry_sum(game.game_id, seq, text):
+            result.stopped = f"entry {seq + 1} is not as it was written (its checksum differs)"
             break
         try:
             timeline.feed(check_entry(json.loads(text)))
         except (ValueError, TypeError, RecursionError, KeyError, RuleViolation) as exc:
             result.stopped = f"entry {seq + 1} does not replay ({str(exc)[:80]})"
             break
-        taken.append((entry_id, seq, text))
+        taken.append((entry_id, seq, text, stored_sum))
     else:
         if game.read_error:
             result.stopped = f"SQLite could not read further ({game.read_error[:80]})"
@@ -211,21 +224,25 @@ def _nth(n: int) -> str:
 def _read(db: sqlite3.Connection, report: Salvage) -> tuple[list[_Found], int | None, dict[str, str]]:
     """Every game the damaged files still show, each with its entries as far as SQLite reads them."""
     games: list[_Found] = []
+    crc = {table: COLUMN if _has_sums(db, table) else "NULL" for table in ("games", "entries")}
     try:
-        for game_id, game, header, created in _rows(db, "SELECT id, game, header, created FROM games ORDER BY id"):
-            games.append(_Found(int(game_id), str(game), str(header), str(created), []))
-    except sqlite3.Error as exc:
+        for game_id, game, header, created, stored in _rows(
+            db, f"SELECT id, game, header, created, {crc['games']} FROM games ORDER BY id"
+        ):
+            games.append(_Found(int(game_id), str(game), str(header), str(created), [], header_sum=stored))
+    except (sqlite3.Error, ValueError) as exc:  # ValueError: SQLite's own message can be undecodable
         report.problems.append(f"SQLite could not read the damaged files' games past game {len(games)} ({exc})")
     for game in games:
         try:
-            for entry_id, seq, text in _rows(
-                db, "SELECT id, seq, entry FROM entries WHERE game_id = ? ORDER BY seq", (game.game_id,)
+            for entry_id, seq, text, stored in _rows(
+                db, f"SELECT id, seq, entry, {crc['entries']} FROM entries WHERE game_id = ? ORDER BY seq",
+                (game.game_id,),
             ):
-                game.entries.append((int(entry_id), int(seq), str(text)))
-        except sqlite3.Error as exc:
+                game.entries.append((int(entry_id), int(seq), str(text), stored))
+        except (sqlite3.Error, ValueError) as exc:
             game.read_error = str(exc)
     meta: dict[str, str] = {}
-    with contextlib.suppress(sqlite3.Error):  # a table's meta is worth little next to its inputs
+    with contextlib.suppress(sqlite3.Error, ValueError):  # a table's meta is worth little next to its inputs
         meta = {str(k): str(v) for k, v in _rows(db, "SELECT key, value FROM meta")}
     current = meta.get("current_game", "")
     return games, int(current) if current.isdigit() and len(current) < 19 else None, meta
@@ -236,3 +253,10 @@ def _rows(db: sqlite3.Connection, sql: str, args: tuple[Any, ...] = ()) -> Itera
     cursor = db.execute(sql, args)
     while (row := cursor.fetchone()) is not None:
         yield row
+
+
+def _has_sums(db: sqlite3.Connection, table: str) -> bool:
+    try:
+        return COLUMN in {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    except (sqlite3.Error, ValueError):
+        return False

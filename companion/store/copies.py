@@ -1,0 +1,74 @@
+"""Reading a journal without risk: a copy of its files, wherever one can be made.
+
+Opening a damaged SQLite file can replay or delete its write-ahead log, so the check, the salvage and
+the read-only start read a copy. The copy goes to the temporary folder, else to ``/dev/shm`` (a
+read-only root file system leaves no temporary folder: that start crashed, every time). When no copy
+can be made anywhere, the journal is opened where it is, read-only (SQLite then neither replays nor
+deletes its log). Only regular files are copied: a folder standing where a journal file belongs is
+reported by the check, never followed.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+SIDE_FILES = ("-wal", "-shm")
+SCRATCH = (None, "/dev/shm", "/run/shm")  # None: Python's temporary folder (TMPDIR, /tmp, /var/tmp...)
+
+
+def journal_files(path: Path) -> list[Path]:
+    """The journal's files that exist (a folder in a file's place included: it is moved aside too)."""
+    return [p for p in (path, *(Path(str(path) + s) for s in SIDE_FILES)) if p.exists()]
+
+
+@dataclass(frozen=True)
+class Copy:
+    """The journal to read: a copy, or the journal itself when no copy could be made."""
+
+    path: Path
+    in_place: bool = False
+
+    def connect(self) -> sqlite3.Connection:
+        if self.in_place:
+            return sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True)
+        return sqlite3.connect(self.path)
+
+
+def _scratch() -> Path | None:
+    for place in SCRATCH:
+        try:
+            return Path(tempfile.mkdtemp(prefix="companion-check-", dir=place))
+        except OSError:
+            continue
+    return None
+
+
+def _copy_into(folder: Path, path: Path) -> bool:
+    try:
+        for source in journal_files(path):
+            if source.name.endswith("-shm") or not source.is_file():
+                continue  # -shm is rebuilt from the log by SQLite; a damaged one must not mislead the copy
+            shutil.copyfile(source, folder / source.name)
+    except OSError:  # a full scratch folder, an unreadable file: read it in place instead
+        shutil.rmtree(folder, ignore_errors=True)
+        return False
+    return True
+
+
+@contextmanager
+def copy_of(path: Path) -> Iterator[Copy]:
+    """The journal (with its write-ahead log) copied to a scratch folder, for reading without risk."""
+    folder = _scratch()
+    if folder is None or not _copy_into(folder, path):
+        yield Copy(path, in_place=True)
+        return
+    try:
+        yield Copy(folder / path.name)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
