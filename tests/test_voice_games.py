@@ -81,8 +81,8 @@ PLURALS = {
     # worms_turn(n): 1, 2, 5, 21
     "en": ["Anna's turn, with one worm.", "Anna's turn, with 2 worms.", "Anna's turn, with 5 worms.",
            "Anna's turn, with 21 worms."],
-    "it": ["Tocca a Anna, con un verme.", "Tocca a Anna, con 2 vermi.", "Tocca a Anna, con 5 vermi.",
-           "Tocca a Anna, con 21 vermi."],
+    "it": ["È il turno di Anna, con un verme.", "È il turno di Anna, con 2 vermi.", "È il turno di Anna, con 5 vermi.",
+           "È il turno di Anna, con 21 vermi."],
     "ru": ["Ходит Anna: 1 червяк.", "Ходит Anna: 2 червяка.", "Ходит Anna: 5 червяков.", "Ходит Anna: 21 червяк."],
     "de": ["Anna ist dran, mit einem Wurm.", "Anna ist dran, mit 2 Würmern.", "Anna ist dran, mit 5 Würmern.",
            "Anna ist dran, mit 21 Würmern."],
