@@ -161,7 +161,10 @@ def test_the_folder_keeps_each_announcement_in_order(tmp_path: Path, table: Tabl
     table.submit({"type": "roll", "dice": [5, 5, 4, "worm", 1, 1, 2, 3]}, device="tablet")
     assert voice.speaker.wait_idle(10)
     voice.close()
-    assert backend.said() == ["È il turno di Anna.", "Anna tira due uno, un due, un tre, un quattro, due cinque e un verme."]
+    assert backend.said() == [
+        "È il turno di Anna.",
+        "Anna tira due uno, un due, un tre, un quattro, due cinque e un verme.",
+    ]
 
 
 def test_the_daemon_s_voice_follows_its_voice_table(tmp_path: Path) -> None:
