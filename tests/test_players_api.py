@@ -124,11 +124,53 @@ def test_a_malformed_body_is_refused(client: FlaskClient, evening: dict[str, int
     assert res.status_code == 400 and res.get_json()["error"]
 
 
-def test_a_deleted_players_name_leaves_the_games_list_but_not_the_record(client: FlaskClient, evening):
+def _everything_about(client: FlaskClient, game_id: int) -> str:
+    """Every answer that shows one past game: the list, its record, story, statistics, the CSV, BG Stats,
+    the history file, and the game opened on the table."""
+    texts = [
+        client.get(url).get_data(as_text=True)
+        for url in (
+            "/api/games",
+            f"/api/games/{game_id}/record",
+            f"/api/games/{game_id}/history",
+            f"/api/games/{game_id}/stats",
+            "/api/plays.csv",
+            "/api/history",
+            f"/api/games/{game_id}/bgstats",
+        )
+    ]
+    assert client.post(f"/api/games/{game_id}/open", headers=AUTH).status_code == 200
+    texts.append(client.get("/api/state").get_data(as_text=True))
+    return "\n".join(texts)
+
+
+def test_a_deleted_players_name_leaves_every_past_game(client: FlaskClient, evening):
+    assert "Benno" in _everything_about(client, 1)  # the check can see the name
     assert client.delete(f"/api/players/{evening['Benno']}", headers=AUTH).status_code == 200
     listed = {g["id"]: g["players"] for g in client.get("/api/games").get_json()["games"]}
-    assert listed == {1: ["Anna", "a former player"], 2: ["a former player", "Anna", "Carla"], 3: ["Anna", "Carla"]}
-    header = json.loads(client.get("/api/games/1/record").get_data(as_text=True).splitlines()[0])
-    assert header["players"] == ["Anna", "Benno"]
-    german = client.get("/api/games?lang=de").get_json()["games"]
-    assert [g["players"] for g in german if g["id"] == 1] == [["Anna", "ein früherer Spieler"]]
+    assert listed == {1: ["Anna", "#2"], 2: ["#1", "Anna", "Carla"], 3: ["Anna", "Carla"]}
+    for game_id in (1, 2):
+        everything = _everything_about(client, game_id)
+        assert "benno" not in everything.casefold()
+    record = client.get("/api/games/1/record").get_data(as_text=True)
+    assert json.loads(record.splitlines()[0])["players"] == ["Anna", "#2"]
+    page = client.get(f"/api/players/{evening['Anna']}").get_json()
+    assert page["games"]["heckmeck"]["games"] == 3  # the results stay
+    assert client.post("/api/games/import", data=record, headers=AUTH).status_code == 201  # it still replays
+
+
+def test_two_deleted_players_in_one_game_stay_two(client: FlaskClient, evening):
+    for name in ("Benno", "Carla"):
+        assert client.delete(f"/api/players/{evening[name]}", headers=AUTH).status_code == 200
+    listed = {g["id"]: g["players"] for g in client.get("/api/games").get_json()["games"]}
+    assert listed[2] == ["#1", "Anna", "#3"]
+    assert client.get("/api/games/2/history").status_code == 200
+
+
+def test_a_deleted_player_leaves_a_game_not_yet_finished(client: FlaskClient, evening):
+    res = client.post("/api/games", json={"game": "heckmeck", "players": ["Carla", "Dora"]}, headers=AUTH)
+    game_id = res.get_json()["id"]
+    assert client.delete(f"/api/players/{evening['Carla']}", headers=AUTH).status_code == 200
+    state = client.get("/api/state").get_data(as_text=True)
+    assert "Carla" not in state and "#1" in state and "Dora" in state
+    assert client.get(f"/api/games/{game_id}/record").get_data(as_text=True).count("Carla") == 0

@@ -139,3 +139,41 @@ def test_a_history_with_one_bad_game_adds_none(client: FlaskClient):
     assert res.status_code == 400 and "game 2" in res.get_json()["error"]
     assert len(client.get("/api/games").get_json()["games"]) == 1
     assert client.post("/api/history", data=json.dumps(history)).status_code == 403
+
+
+def _fresh(client: FlaskClient, tmp_path) -> tuple[FlaskClient, Table]:
+    from companion.store.journal import Journal
+
+    config = client.application.extensions["companion"]["config"]
+    other = Config(server=config.server, store=type(config.store)(data_dir=str(tmp_path / "b")), mock=True)
+    table = Table(Journal(tmp_path / "b" / "j.sqlite3"))
+    return create_app(table, config=other).test_client(), table
+
+
+def test_an_imported_history_is_not_replayed_again_by_the_first_answer(client: FlaskClient, tmp_path):
+    from companion.store.players import Roster
+
+    for seed in range(4):
+        played(client, ["Anna", "Benno"], seed, f"2026-03-0{seed + 1}T19:00")
+    history = client.get("/api/history").get_json()
+    fresh, table = _fresh(client, tmp_path)
+    assert fresh.post("/api/history", data=json.dumps(history), headers=AUTH).get_json()["added"] == 4
+    assert Roster(table.journal).sync() == 0  # the import stored every result as it replayed the games
+    assert [p["games"]["heckmeck"]["games"] for p in fresh.get("/api/players").get_json()["players"]] == [4, 4]
+
+
+def test_a_deleted_player_stays_out_of_a_history_taken_elsewhere(client: FlaskClient, tmp_path):
+    played(client, ["Anna", "Benno"], 1, "2026-03-01T19:00")
+    played(client, ["Carla", "Benno", "Anna"], 2, "2026-03-01T21:00")
+    benno = next(p["id"] for p in client.get("/api/players").get_json()["players"] if p["name"] == "Benno")
+    assert client.delete(f"/api/players/{benno}", headers=AUTH).status_code == 200
+    history = client.get("/api/history").get_json()
+    assert "Benno" not in json.dumps(history) and [g.get("hidden") for g in history["games"]] == [[1], [1]]
+    fresh, _ = _fresh(client, tmp_path)
+    assert fresh.post("/api/history", data=json.dumps(history), headers=AUTH).get_json()["added"] == 2
+    assert [p["name"] for p in fresh.get("/api/players").get_json()["players"]] == ["Anna", "Carla"]
+    listed = [g["players"] for g in fresh.get("/api/games").get_json()["games"]]
+    assert listed == [["Carla", "#2", "Anna"], ["Anna", "#2"]]
+    history["games"][0]["hidden"] = [5]
+    res = fresh.post("/api/history", data=json.dumps(history), headers=AUTH)
+    assert res.status_code == 400 and "hidden" in res.get_json()["error"]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from companion.store import hidden
 from companion.store.journal import Journal
-from companion.store.record import Header, RecordError, check_entry, is_summary, read_lines, replay_lines
+from companion.store.record import Header, RecordError, Timeline, check_entry, is_summary, read_lines, replay_lines
 
 FORMAT = "vegas-table-companion-history"
 VERSION = 1
@@ -24,6 +25,7 @@ VERSION = 1
 class Taken:
     added: int
     skipped: int
+    games: list[tuple[int, Timeline]] = field(default_factory=list)  # the new games, replayed
 
 
 def _fingerprint(lines: list[str]) -> str:
@@ -37,11 +39,15 @@ def _fingerprint(lines: list[str]) -> str:
 def export_history(journal: Journal) -> dict[str, Any]:
     games = []
     for row in reversed(journal.games()):  # oldest first
-        games.append({"created": row.created, "lines": list(journal.export_lines(row.id))})
+        game: dict[str, Any] = {"created": row.created, "lines": list(journal.export_lines(row.id))}
+        seats = hidden.parse(journal.get_meta(hidden.key(row.id)))
+        if seats:  # a deleted player's seats (their names are out of the lines already) stay hidden
+            game["hidden"] = sorted(seats)
+        games.append(game)
     return {"format": FORMAT, "version": VERSION, "games": games}
 
 
-def _checked(data: Any) -> list[tuple[str, list[str]]]:
+def _checked(data: Any) -> list[tuple[str, list[str], Timeline, set[int]]]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(1, f"not a history file (format should be {FORMAT!r})")
     if data.get("version") != VERSION:
@@ -56,10 +62,14 @@ def _checked(data: Any) -> list[tuple[str, list[str]]]:
         if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines) or not isinstance(created, str):
             raise RecordError(number, "each game needs 'created' (text) and 'lines' (a list of record lines)")
         try:
-            replay_lines(lines)
+            timeline = replay_lines(lines)
         except RecordError as exc:
             raise RecordError(number, f"game {number}, {exc.msg}") from None
-        out.append((created, lines))
+        seats = game.get("hidden", [])
+        n = len(timeline.header.players)
+        if not isinstance(seats, list) or not all(type(s) is int and 0 <= s < n for s in seats):
+            raise RecordError(number, f"game {number}: 'hidden' lists seats by number, from 0 to {n - 1}")
+        out.append((created, lines, timeline, set(seats)))
     return out
 
 
@@ -68,18 +78,21 @@ def import_history(journal: Journal, data: Any) -> Taken:
     games = _checked(data)
     have = {_fingerprint(list(journal.export_lines(row.id))) for row in journal.games()}
     added = skipped = 0
-    for created, lines in games:
+    taken = []
+    for created, lines, timeline, seats in games:
         mark = _fingerprint(lines)
         if mark in have:
             skipped += 1
             continue
-        timeline = replay_lines(lines)
         values = [d for _, d in read_lines(lines)]
         entries = [check_entry(d) for d in values[1:] if not is_summary(d)]  # each one replayed above
         outcome = timeline.rules.outcome(timeline.state)
         summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
         header = Header.from_json(values[0])
-        journal.import_game(header, created, entries, finished=outcome is not None, summary=summary)
+        game_id = journal.import_game(header, created, entries, finished=outcome is not None, summary=summary)
+        if seats:
+            journal.set_meta(hidden.key(game_id), hidden.seats_text(seats))
+        taken.append((game_id, timeline))
         have.add(mark)
         added += 1
-    return Taken(added, skipped)
+    return Taken(added, skipped, taken)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.store.hidden import hide, parse
 from companion.store.marks import mark_paths, second_mark_path, write_mark
 from companion.store.record import Header, parse_many
 from companion.store.sums import add_columns, entry_sum, game_sum
@@ -220,7 +221,8 @@ class Journal:
         with self._lock:
             rows = self._db.execute(
                 "SELECT g.id, g.game, g.header, g.created, g.finished, g.summary,"
-                " (SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id)"
+                " (SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id),"
+                " (SELECT value FROM meta m WHERE m.key = 'hidden:' || g.id)"
                 " FROM games g ORDER BY g.id DESC"
             ).fetchall()
         return [_game_row(r) for r in rows]
@@ -231,7 +233,8 @@ class Journal:
         with self._lock:
             row = self._db.execute(
                 "SELECT g.id, g.game, g.header, g.created, g.finished, g.summary,"
-                " (SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id)"
+                " (SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id),"
+                " (SELECT value FROM meta m WHERE m.key = 'hidden:' || g.id)"
                 " FROM games g WHERE g.id = ?",
                 (game_id,),
             ).fetchone()
@@ -324,9 +327,7 @@ class Journal:
 
     def entries(self, game_id: int) -> Iterator[dict[str, Any]]:
         with self._lock:
-            rows = self._db.execute(
-                "SELECT entry FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)
-            ).fetchall()
+            rows = self._db.execute("SELECT entry FROM entries WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         texts = [text for (text,) in rows]
         values = parse_many(texts)  # one parse for the whole game: opening a long game stays fast
         yield from values if values is not None else (json.loads(text) for text in texts)
@@ -375,4 +376,5 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
         # a damaged header row must not hide the other games: list it, marked (the start-up check
         # puts the companion in safe mode for it; this is for a journal opened anyway)
         header = Header(str(row[1]), (), {}, "(damaged header)")
-    return GameRow(int(row[0]), str(row[1]), header, str(row[3]), bool(row[4]), str(row[5]), int(row[6]))
+    header, summary = hide(header, str(row[5]), parse(row[7]))  # a deleted player's name stays inside
+    return GameRow(int(row[0]), str(row[1]), header, str(row[3]), bool(row[4]), summary, int(row[6]))

@@ -19,9 +19,10 @@ from datetime import UTC, datetime
 
 from companion.games.base import MAX_NAME, RuleViolation, name_key
 from companion.games.messages import msg
+from companion.store import hidden
 from companion.store.journal import Journal, JournalUnavailable
 from companion.store.played import Played, Seat, from_timeline
-from companion.store.record import RecordError, replay_lines
+from companion.store.record import RecordError, Timeline, replay_lines
 
 SCHEMA_KEY = "players_schema"
 MIGRATIONS: tuple[tuple[int, str], ...] = (
@@ -128,6 +129,26 @@ class Roster:
             played = from_timeline(row.id, timeline, row.created)
             if played is not None:
                 results.append((played, row.entries))
+        return self._store(stale, results)
+
+    def keep(self, games: list[tuple[int, Timeline]]) -> int:
+        """Store the results of games just replayed elsewhere (an imported history), so the next
+        answer need not replay them again. Returns how many were stored."""
+        if self.journal.refuse is not None:
+            return 0
+        with self._syncing:
+            rows = {g.id: g for g in self.journal.games()}
+            with self.journal.tables(write=False) as db:
+                known = {int(gid) for (gid,) in db.execute("SELECT game_id FROM results")}
+            results = []
+            for game_id, timeline in games:
+                row = None if game_id in known else rows.get(game_id)
+                played = None if row is None else from_timeline(game_id, timeline, row.created)
+                if row is not None and played is not None:
+                    results.append((played, row.entries))
+            return self._store([], results)
+
+    def _store(self, stale: list[int], results: list[tuple[Played, int]]) -> int:
         if not stale and not results:
             return 0
         with self.journal.tables(write=True) as db:
@@ -141,9 +162,10 @@ class Roster:
                     "INSERT INTO results(game_id, game, played, seconds, entries) VALUES (?, ?, ?, ?, ?)",
                     (played.game_id, played.game, played.played, played.seconds, entries),
                 )
+                gone = hidden.parse(_meta(db, hidden.key(played.game_id)))
                 for s in played.seats:
                     before = kept.get(played.game_id, {})
-                    pid = before[s.seat] if s.seat in before else _match(db, s.name)
+                    pid = None if s.seat in gone else before[s.seat] if s.seat in before else _match(db, s.name)
                     db.execute(
                         "INSERT INTO seats(game_id, seat, name, player_id, score, place) VALUES (?, ?, ?, ?, ?, ?)",
                         (played.game_id, s.seat, s.name if pid is not None else "", pid, s.score, s.place),
@@ -219,13 +241,29 @@ class Roster:
             db.execute("DELETE FROM players WHERE id = ?", (gone,))
         return kept
 
-    def delete(self, player_id: int) -> None:
-        """The player leaves: their name leaves every stored seat, their results stay (a former player)."""
+    def delete(self, player_id: int) -> list[int]:
+        """The player leaves: their name leaves every game they sat in (finished or not: ``hidden``),
+        their results stay (a former player). Returns the games whose names changed."""
         self.player(player_id)
+        with self.journal.tables(write=False) as db:
+            keys = {str(k) for (k,) in db.execute("SELECT key FROM player_names WHERE player_id = ?", (player_id,))}
+            sat = db.execute("SELECT game_id, seat FROM seats WHERE player_id = ?", (player_id,)).fetchall()
+        seats: dict[int, set[int]] = {}
+        for gid, seat in sat:
+            seats.setdefault(int(gid), set()).add(int(seat))
+        for row in self.journal.games():  # games without a stored result: matched by name, as sync would
+            if row.id not in seats:
+                for seat, name in enumerate(row.header.players):
+                    if name_key(name) in keys:
+                        seats.setdefault(row.id, set()).add(seat)
         with self.journal.tables(write=True) as db:
+            for gid, hide in seats.items():
+                text = hidden.seats_text(hide | hidden.parse(_meta(db, hidden.key(gid))))
+                db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (hidden.key(gid), text))
             db.execute("UPDATE seats SET player_id = NULL, name = '' WHERE player_id = ?", (player_id,))
             db.execute("DELETE FROM player_names WHERE player_id = ?", (player_id,))  # a new game: a new player
             db.execute("DELETE FROM players WHERE id = ?", (player_id,))
+        return sorted(seats)
 
     def assign(self, game_id: int, seat: int, player_id: int) -> None:
         """Fix a wrong match: the seat ``seat`` of game ``game_id`` was ``player_id``."""
@@ -252,6 +290,11 @@ def _checked_name(name: str) -> str:
     if not clean.isprintable():
         raise RuleViolation(msg("A player's name has only visible characters (no control or invisible ones)."))
     return clean
+
+
+def _meta(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _match(db: sqlite3.Connection, name: str) -> int:

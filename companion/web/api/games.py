@@ -10,12 +10,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.games.messages import msg
-from companion.store.journal import JournalUnavailable
 from companion.store.record import summary_line
 from companion.table.titles import MAX_TITLE
 from companion.web.api.context import body, needs_pin, table
 from companion.web.api.errors import ApiError
-from companion.web.api.players import roster
 from companion.web.read_cache import cached_read
 
 games_api = Blueprint("games", __name__)
@@ -23,20 +21,9 @@ games_api = Blueprint("games", __name__)
 
 @games_api.get("/games")
 def games() -> Any:
-    try:
-        former = roster().former_seats()
-    except JournalUnavailable:  # safe mode on a journal from before the players: the games still list
-        former = {}
-    listed = [without_former(summarized(g.to_json()), former.get(g.id, set())) for g in table().journal.games()]
+    # a deleted player's seat shows as "#2" (the journal hides it: companion.store.hidden)
+    listed = [summarized(g.to_json()) for g in table().journal.games()]
     return jsonify(games=listed, current=table().game_id)
-
-
-def without_former(game: dict[str, Any], seats: set[int]) -> dict[str, Any]:
-    """A deleted player's name leaves the list of past games (the record itself keeps it)."""
-    if seats:
-        former = msg("a former player").to_json()  # FORMER, in the page's language
-        game["players"] = [former if i in seats else name for i, name in enumerate(game["players"])]
-    return game
 
 
 def summarized(game: dict[str, Any]) -> dict[str, Any]:

@@ -19,14 +19,15 @@ from companion.web.api.errors import ApiError
 players_api = Blueprint("players", __name__)
 
 
-def roster() -> Roster:
+def roster(*, sync: bool = True) -> Roster:
     """The table's journal's players, synced; made again when the journal was replaced (a restore)."""
     journal = table().journal
     kept: Roster | None = ctx().get("roster")
     if kept is None or kept.journal is not journal:
         kept = Roster(journal)
         ctx()["roster"] = kept
-    kept.sync()
+    if sync:
+        kept.sync()
     return kept
 
 
@@ -99,7 +100,10 @@ def merge(player_id: int) -> Any:
 def delete(player_id: int) -> Any:
     r = roster()
     known(r, player_id)
-    r.delete(player_id)
+    changed = r.delete(player_id)
+    t = table()
+    if t.game_id in changed:  # the game on the table shows the seat's new label at once
+        t.open(t.game_id)
     return jsonify(deleted=player_id)
 
 

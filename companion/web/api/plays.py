@@ -97,5 +97,5 @@ def take_history() -> Any:
     except ValueError as exc:
         raise ApiError(400, f"The history file is not JSON: {exc}.") from None
     taken = import_history(table().journal, data)
-    roster()  # the new games' results, matched to players now
+    roster(sync=False).keep(taken.games)  # their results from the replays just made: no answer replays them again
     return jsonify(added=taken.added, skipped=taken.skipped)
