@@ -174,3 +174,27 @@ def test_a_deleted_player_leaves_a_game_not_yet_finished(client: FlaskClient, ev
     state = client.get("/api/state").get_data(as_text=True)
     assert "Carla" not in state and "#1" in state and "Dora" in state
     assert client.get(f"/api/games/{game_id}/record").get_data(as_text=True).count("Carla") == 0
+
+
+def test_the_usual_colour_is_kept_by_the_companion_for_every_tablet(client: FlaskClient, evening):
+    res = client.post(
+        "/api/games", json={"game": "heckmeck", "players": ["Anna", "Dora"], "colours": ["green", "Purple"]},
+        headers=AUTH,
+    )
+    assert res.status_code == 201
+    assert client.get("/api/state").get_json()["game"]["colours"] == ["green", "purple"]  # every tablet's view
+    colours = {p["name"]: p["colour"] for p in client.get("/api/players").get_json()["players"]}
+    assert colours == {"Anna": "green", "Benno": None, "Carla": None}  # Dora is known once a game of hers ends
+    client.post("/api/games", json={"game": "heckmeck", "players": ["Carla", "anna"], "colours": ["red", "blue"]},
+                headers=AUTH)
+    colours = {p["name"]: p["colour"] for p in client.get("/api/players").get_json()["players"]}
+    assert colours == {"Anna": "blue", "Benno": None, "Carla": "red"}  # the latest choice, whatever the case
+
+
+@pytest.mark.parametrize("colours", [["red"], "red", ["red", 5], ["red", "<b>"], ["red", "x" * 17]])
+def test_bad_colours_start_no_game(client: FlaskClient, evening, colours):
+    before = len(client.get("/api/games").get_json()["games"])
+    res = client.post("/api/games", json={"game": "heckmeck", "players": ["Anna", "Dora"], "colours": colours},
+                      headers=AUTH)
+    assert res.status_code == 400 and "colour" in res.get_json()["error"]
+    assert len(client.get("/api/games").get_json()["games"]) == before

@@ -15,8 +15,11 @@ from companion.store.ratings import START, Change, K, current, rate
 
 
 class Boards:
-    def __init__(self, players: Sequence[Player], played: Sequence[Played]) -> None:
+    def __init__(
+        self, players: Sequence[Player], played: Sequence[Played], colours: dict[int, str] | None = None
+    ) -> None:
         self.players = players
+        self.colours = colours or {}
         self.played = sorted(played, key=Played.order_key)
         self.history: dict[str, dict[int, list[Change]]] = rate(self.played)
         self.names = {p.id: p.name for p in players}
@@ -43,7 +46,15 @@ class Boards:
         for p in self.players:
             overall = figures(self.played, p.id)
             last = None if overall is None else overall.last_played
-            out.append({"id": p.id, "name": p.name, "last_played": last, "games": self.per_game(p.id)})
+            out.append(
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "colour": self.colours.get(p.id),
+                    "last_played": last,
+                    "games": self.per_game(p.id),
+                }
+            )
         return out
 
     def _person(self, pid: int | None) -> dict[str, Any] | None:

@@ -57,6 +57,16 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         CREATE INDEX IF NOT EXISTS seats_player ON seats(player_id);
         """,
     ),
+    (
+        2,
+        """
+        CREATE TABLE IF NOT EXISTS usual_colours (
+            key TEXT PRIMARY KEY,
+            colour TEXT NOT NULL,
+            chosen TEXT NOT NULL
+        );
+        """,
+    ),
 )
 PLAYERS_SCHEMA = MIGRATIONS[-1][0]
 
@@ -208,7 +218,28 @@ class Roster:
             out.setdefault(int(gid), set()).add(int(seat))
         return out
 
+    def colours(self) -> dict[int, str]:
+        """Each player's usual colour: the one chosen last under any of their names, on any tablet."""
+        with self.journal.tables(write=False) as db:
+            rows = db.execute(
+                "SELECT n.player_id, u.colour FROM player_names n JOIN usual_colours u ON u.key = n.key"
+                " ORDER BY u.chosen, u.rowid"
+            ).fetchall()
+        return {int(pid): str(colour) for pid, colour in rows}  # the latest choice wins
+
     # --- changing --------------------------------------------------------------------------
+    def keep_colours(self, names: list[str], colours: list[str]) -> None:
+        """The colours a new game's players chose: their usual ones from now on (by name, so a player
+        seen for the first time has theirs once the game is over and they are known)."""
+        if self.journal.refuse is not None:
+            return
+        with self.journal.tables(write=True) as db:
+            for name, colour in zip(names, colours, strict=False):
+                db.execute(
+                    "INSERT OR REPLACE INTO usual_colours(key, colour, chosen) VALUES (?, ?, ?)",
+                    (name_key(name), colour, _now()),
+                )
+
     def rename(self, player_id: int, name: str) -> Player:
         """A new name; the old one still finds them when a later game is matched."""
         clean = _checked_name(name)

@@ -145,8 +145,10 @@ class Table:
         options: Mapping[str, Any] | None = None,
         title: str = "",
         odds: Mapping[str, Any] | None = None,
+        colours: list[str] | None = None,
     ) -> int:
-        """``odds``: the game's odds switch (off unless the table chose otherwise at setup)."""
+        """``odds``: the game's odds switch (off unless the table chose otherwise at setup); ``colours``:
+        each seat's colour on the pages (every tablet shows the same; checked by the caller)."""
         check_title(title)
         header = Header(game, tuple(players), dict(options or {}), title)
         rules = get_rules(game)
@@ -155,6 +157,8 @@ class Table:
         with self._lock:
             game_id = self.journal.create_game(header, self.clock())
             self.journal.set_meta(f"odds:{game_id}", json.dumps(settings))
+            if colours:
+                self.journal.set_meta(f"colours:{game_id}", json.dumps(colours))
             self.journal.set_meta("current_game", str(game_id))
             with self._one_change():
                 self._install(game_id, timeline)
@@ -379,5 +383,7 @@ class Table:
                 return base
             base["game"] = game_view(self.game_id, timeline, self.controls, self.log, self.odds_settings())
             base["game"]["news"] = list(self.news)  # this change's events (the voice says them; companion/voice/)
+            colours = self.journal.get_meta(f"colours:{self.game_id}")
+            base["game"]["colours"] = json.loads(colours) if colours else None
             return base
 

@@ -109,6 +109,7 @@ def spec() -> dict[str, Any]:
                         "players": {"type": "array", "items": {"type": "string"}},
                         "options": obj,
                         "title": {"type": "string"},
+                        "colours": {"type": "array", "items": {"type": "string"}},
                     },
                 }), 201),
             },

@@ -14,6 +14,7 @@ from companion.store.record import summary_line
 from companion.table.titles import MAX_TITLE
 from companion.web.api.context import body, needs_pin, table
 from companion.web.api.errors import ApiError
+from companion.web.api.players import roster
 from companion.web.read_cache import cached_read
 
 games_api = Blueprint("games", __name__)
@@ -51,8 +52,26 @@ def new_game() -> Any:
     if not isinstance(options, dict):
         raise ApiError(400, msg("Options must be a JSON object."))
     title = data.get("title", "")
-    game_id = table().new_game(game, players, options, title if isinstance(title, str) else "", data.get("odds"))
+    colours = _colours(data.get("colours"), len(players))
+    game_id = table().new_game(
+        game, players, options, title if isinstance(title, str) else "", data.get("odds"), colours=colours
+    )
+    if colours:
+        roster(sync=False).keep_colours(players, colours)  # each player's usual colour, for every tablet
     return jsonify(id=game_id), 201
+
+
+def _colours(value: Any, seats: int) -> list[str] | None:
+    """The seats' colours (``["red", "blue"]``), one a seat, each a short word; none is fine."""
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != seats
+        or not all(isinstance(c, str) and c.isascii() and c.isalpha() and len(c) <= 16 for c in value)
+    ):
+        raise ApiError(400, msg("Give one colour a player, each a word such as red."))
+    return [c.lower() for c in value]
 
 
 @games_api.post("/games/<int:game_id>/open")

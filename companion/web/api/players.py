@@ -33,7 +33,7 @@ def roster(*, sync: bool = True) -> Roster:
 
 def boards() -> Boards:
     r = roster()
-    return Boards(r.players(), r.played())
+    return Boards(r.players(), r.played(), r.colours())
 
 
 def known(r: Roster, player_id: int) -> Player:

@@ -141,7 +141,9 @@ async function startGame(event) {
   if (gv.colourOption) options.colours = seated.map((r) => r.colour);
   try {
     const odds = window.Odds ? window.Odds.setupChoice() : undefined;
-    const res = await call("/api/games", { game: name, players: seated.map((r) => r.name), options, odds }, { quiet: true });
+    const res = await call("/api/games", {
+      game: name, players: seated.map((r) => r.name), options, odds, colours: seated.map((r) => r.colour),
+    }, { quiet: true });
     keepColours(res.id, seated.map((r) => r.colour));
     keepUsualColours(seated);
     $("dlg-new").close();
@@ -157,7 +159,7 @@ export async function rematch() {
   if (!g) return;
   const colours = seatColours(g);
   try {
-    const res = await call("/api/games", { game: g.name, players: g.players, options: g.options, odds: g.odds });
+    const res = await call("/api/games", { game: g.name, players: g.players, options: g.options, odds: g.odds, colours });
     keepColours(res.id, colours);
     $("dlg-end").close();
   } catch (e) { /* the toast says why */ }

@@ -24,11 +24,14 @@ export const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange", "b
 export const COLOUR_NAMES = { red: _("red"), blue: _("blue"), green: _("green"), yellow: _("yellow"), purple: _("purple"),
   orange: _("orange"), black: _("black"), white: _("white") };
 
-// The game's own colours first, then those chosen on this tablet at the start, then the usual order.
+// The game's own colours first, then those chosen at the start (kept by the companion; a game from
+// before that: by the tablet that started it), then the usual order.
 export function seatColours(g) {
   const sb = g.scoreboard || {};
   const mine = JSON.parse(store.getItem(`colours:${g.id}`) || "null");
-  return g.players.map((_n, i) => (sb.players && sb.players[i] && sb.players[i].colour) || (mine && mine[i]) || COLOURS[i % COLOURS.length]);
+  const kept = g.colours;  // chosen at setup, kept by the companion: every tablet shows the same
+  return g.players.map((_n, i) => (sb.players && sb.players[i] && sb.players[i].colour) || (kept && kept[i])
+    || (mine && mine[i]) || COLOURS[i % COLOURS.length]);
 }
 
 // The colours chosen for a game just started, kept on this tablet for seatColours().
