@@ -5,7 +5,8 @@
 Builds a journal of random games (timed inputs, 2 to 5 of the players each) in a temporary folder,
 imports them through the table, then measures: the first answer (every game's result matched and
 stored once), and the median and best of later answers of GET /api/players, /api/players/<id>,
-/api/leaderboard/heckmeck and /api/nights through the Flask test client. One JSON line per measure.
+/api/leaderboard/heckmeck and /api/nights through the Flask test client; then the whole history taken
+into a fresh journal (POST /api/history) and the first answer after it. One JSON line per measure.
 """
 
 from __future__ import annotations
@@ -71,7 +72,26 @@ def main() -> None:
                 times.append((time.perf_counter() - start) * 1000)
             print(json.dumps({"bench": path, "games": args.games, "players": args.players,
                               "median_ms": round(statistics.median(times), 1), "best_ms": round(min(times), 1)}))
+        history = client.get("/api/history").get_data()
         table.journal.close()
+        other = Path(tmp) / "other"
+        other.mkdir()
+        fresh_table = Table(Journal(other / "journal.sqlite3"), rng=random.Random(0))
+        fresh_config = Config(server=ServerConfig(pin="4321"), store=StoreConfig(data_dir=str(other)), mock=True)
+        fresh = create_app(fresh_table, config=fresh_config).test_client()
+        auth = {"X-Table-Pin": "4321", "X-Device": "bench"}
+        start = time.perf_counter()
+        res = fresh.post("/api/history", data=history, headers=auth)
+        assert res.status_code == 200, (res.status_code, res.get_data()[:300], len(history))
+        taken = (time.perf_counter() - start) * 1000
+        start = time.perf_counter()
+        assert fresh.get("/api/players").status_code == 200
+        first = (time.perf_counter() - start) * 1000
+        print(json.dumps({"bench": "history file taken in (replays and stores every game)", "games": args.games,
+                          "ms": round(taken, 1)}))
+        print(json.dumps({"bench": "first answer after the history was taken in", "games": args.games,
+                          "ms": round(first, 1)}))
+        fresh_table.journal.close()
 
 
 if __name__ == "__main__":

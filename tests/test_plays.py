@@ -177,3 +177,23 @@ def test_a_deleted_player_stays_out_of_a_history_taken_elsewhere(client: FlaskCl
     history["games"][0]["hidden"] = [5]
     res = fresh.post("/api/history", data=json.dumps(history), headers=AUTH)
     assert res.status_code == 400 and "hidden" in res.get_json()["error"]
+
+
+def test_a_gzipped_history_is_taken_and_a_bomb_is_not(client: FlaskClient, tmp_path, monkeypatch):
+    import gzip
+
+    from companion.web.api import plays
+
+    for seed in range(2):
+        played(client, ["Anna", "Benno"], seed, f"2026-03-0{seed + 1}T19:00")
+    raw = client.get("/api/history").get_data()
+    fresh, _ = _fresh(client, tmp_path)
+    packed = gzip.compress(raw)
+    assert len(packed) < len(raw) / 4
+    assert fresh.post("/api/history", data=packed, headers=AUTH).get_json() == {"added": 2, "skipped": 0}
+    res = fresh.post("/api/history", data=packed[: len(packed) // 2], headers=AUTH)
+    assert res.status_code == 400 and "gzip" in res.get_json()["error"]
+    monkeypatch.setattr(plays, "UNZIPPED", 1000)
+    res = fresh.post("/api/history", data=gzip.compress(b" " * 5000 + raw), headers=AUTH)
+    assert res.status_code == 413 and "MB" in res.get_json()["error"]
+    assert len(fresh.get("/api/games").get_json()["games"]) == 2

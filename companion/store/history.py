@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.store import hidden
 from companion.store.journal import Journal
-from companion.store.record import Header, RecordError, Timeline, check_entry, is_summary, read_lines, replay_lines
+from companion.store.played import Played, from_timeline
+from companion.store.record import Header, RecordError, check_entry, is_summary, read_lines, replay_lines
 
 FORMAT = "vegas-table-companion-history"
 VERSION = 1
@@ -25,7 +26,7 @@ VERSION = 1
 class Taken:
     added: int
     skipped: int
-    games: list[tuple[int, Timeline]] = field(default_factory=list)  # the new games, replayed
+    results: list[Played] = field(default_factory=list)  # the new games' results, from their replays
 
 
 def _fingerprint(lines: list[str]) -> str:
@@ -47,7 +48,7 @@ def export_history(journal: Journal) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "games": games}
 
 
-def _checked(data: Any) -> list[tuple[str, list[str], Timeline, set[int]]]:
+def _checked(data: Any) -> list[tuple[str, list[str], Played | None, str, set[int]]]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(1, f"not a history file (format should be {FORMAT!r})")
     if data.get("version") != VERSION:
@@ -69,7 +70,10 @@ def _checked(data: Any) -> list[tuple[str, list[str], Timeline, set[int]]]:
         n = len(timeline.header.players)
         if not isinstance(seats, list) or not all(type(s) is int and 0 <= s < n for s in seats):
             raise RecordError(number, f"game {number}: 'hidden' lists seats by number, from 0 to {n - 1}")
-        out.append((created, lines, timeline, set(seats)))
+        # the result now, not the timeline: a file of many games is not all kept replayed at once
+        outcome = timeline.rules.outcome(timeline.state)
+        summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
+        out.append((created, lines, from_timeline(0, timeline, created), summary, set(seats)))
     return out
 
 
@@ -79,20 +83,19 @@ def import_history(journal: Journal, data: Any) -> Taken:
     have = {_fingerprint(list(journal.export_lines(row.id))) for row in journal.games()}
     added = skipped = 0
     taken = []
-    for created, lines, timeline, seats in games:
+    for created, lines, played, summary, seats in games:
         mark = _fingerprint(lines)
         if mark in have:
             skipped += 1
             continue
         values = [d for _, d in read_lines(lines)]
         entries = [check_entry(d) for d in values[1:] if not is_summary(d)]  # each one replayed above
-        outcome = timeline.rules.outcome(timeline.state)
-        summary = json.dumps(outcome.text.to_json(), ensure_ascii=False) if outcome else ""
         header = Header.from_json(values[0])
-        game_id = journal.import_game(header, created, entries, finished=outcome is not None, summary=summary)
+        game_id = journal.import_game(header, created, entries, finished=played is not None, summary=summary)
         if seats:
             journal.set_meta(hidden.key(game_id), hidden.seats_text(seats))
-        taken.append((game_id, timeline))
+        if played is not None:
+            taken.append(replace(played, game_id=game_id))
         have.add(mark)
         added += 1
     return Taken(added, skipped, taken)

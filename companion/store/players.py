@@ -22,7 +22,7 @@ from companion.games.messages import msg
 from companion.store import hidden
 from companion.store.journal import Journal, JournalUnavailable
 from companion.store.played import Played, Seat, from_timeline
-from companion.store.record import RecordError, Timeline, replay_lines
+from companion.store.record import RecordError, replay_lines
 
 SCHEMA_KEY = "players_schema"
 MIGRATIONS: tuple[tuple[int, str], ...] = (
@@ -141,7 +141,7 @@ class Roster:
                 results.append((played, row.entries))
         return self._store(stale, results)
 
-    def keep(self, games: list[tuple[int, Timeline]]) -> int:
+    def keep(self, results: list[Played]) -> int:
         """Store the results of games just replayed elsewhere (an imported history), so the next
         answer need not replay them again. Returns how many were stored."""
         if self.journal.refuse is not None:
@@ -150,13 +150,8 @@ class Roster:
             rows = {g.id: g for g in self.journal.games()}
             with self.journal.tables(write=False) as db:
                 known = {int(gid) for (gid,) in db.execute("SELECT game_id FROM results")}
-            results = []
-            for game_id, timeline in games:
-                row = None if game_id in known else rows.get(game_id)
-                played = None if row is None else from_timeline(game_id, timeline, row.created)
-                if row is not None and played is not None:
-                    results.append((played, row.entries))
-            return self._store([], results)
+            fresh = [(p, rows[p.game_id].entries) for p in results if p.game_id in rows and p.game_id not in known]
+            return self._store([], fresh)
 
     def _store(self, stale: list[int], results: list[tuple[Played, int]]) -> int:
         if not stale and not results:

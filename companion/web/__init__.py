@@ -74,7 +74,7 @@ def create_app(
         static_folder=str(WEB_ROOT / "static"),
         static_url_path="/static",
     )
-    app.config["MAX_CONTENT_LENGTH"] = Limits().big_body  # a game record import, at most (the server says so first)
+    app.config["MAX_CONTENT_LENGTH"] = Limits().largest_body  # a history file, at most (the server says so first)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     hub = hub or Hub(max_streams=config.server.sse_max_streams)
     table.subscribe(hub.publish if voice is None else lambda view: hub.publish(voice.decorate(view)))

@@ -34,12 +34,20 @@ class Limits:
     idle_s: float = 20.0  # a connection with no request, answer or stream is closed after this
     small_body: int = 64 * KB  # any request's body, at most (an input is well under 1 KB)
     big_body: int = 2 * MB  # a game record to import, at most (a 1,250-entry game is under 40 KB)
-    big_paths: tuple[str, ...] = ("/api/games/import",)  # the only requests that may send a big body
+    big_paths: tuple[str, ...] = ("/api/games/import", "/api/history")  # the only ones that may send a big body
+    history_body: int = 32 * MB  # the whole history file taken back in (a game's lines are ~40 KB: ~800 games;
+    # gzip it for more: companion/web/api/plays.py); beyond big_body it waits in a temporary file
     big_bodies: int = 2  # big bodies being received at once, all addresses together (one per address)
     head_bytes: int = 32 * KB  # a request's line and headers, at most (a browser sends 1-2 KB)
 
     def body_limit(self, path: str) -> int:
+        if path == "/api/history":
+            return self.history_body
         return self.big_body if path in self.big_paths else self.small_body
+
+    @property
+    def largest_body(self) -> int:
+        return max(self.big_body, self.history_body, self.small_body)
 
     def deadline(self, content_length: int) -> float:
         """Seconds from a request's first byte until it must have arrived whole (its body included)."""

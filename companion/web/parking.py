@@ -190,9 +190,10 @@ def create_server(app: Any, limits: Limits | None = None, **options: Any) -> Any
     trusted = extensions.get("trusted") or Trusted()
     options.setdefault("connection_limit", limits.connections)
     options.setdefault("max_request_header_size", limits.head_bytes)
-    options.setdefault("max_request_body_size", limits.big_body + 1)
-    # a body allowed in is kept in memory, never spooled to a file: the limit is checked after each read
-    # (8 KB) is appended, so the buffer may pass it by one read before the body is refused
+    options.setdefault("max_request_body_size", limits.largest_body + 1)
+    # a body allowed in is kept in memory up to a game record's size (only a history file, with the
+    # PIN's route, goes on to a temporary file): the limit is checked after each read (8 KB) is
+    # appended, so the buffer may pass it by one read before the body is refused
     options.setdefault("inbuf_overflow", limits.big_body + 64 * 1024)
     dispatcher = FairDispatcher(trusted)
     server = waitress_server(app, _dispatcher=dispatcher, **options)
