@@ -149,3 +149,59 @@ def test_nights_group_games_less_than_six_hours_apart(season):
         seconds = [g["seconds"] for g in night["games"]]
         assert night["longest"]["seconds"] == max(seconds)
         assert all(len(g["winners"]) >= 1 for g in night["games"])
+
+
+def _stats(records: list[list[str]]) -> list[tuple[str, str, list[str], dict]]:
+    """(game, ended, players, end-of-game statistics) per record, from the record's own final view."""
+    out = []
+    for lines in records:
+        view = final_view(replay_lines(lines))
+        out.append((view["game"], json.loads(lines[-1])["at"], view["players"], view["stats"]))
+    return out
+
+
+@pytest.mark.slow
+def test_each_players_dice_match_the_end_of_game_statistics(season):
+    boards, records = season
+    ids = {p["name"]: p["id"] for p in boards.all_players()}
+    stats = _stats(records)
+    for person in PEOPLE:
+        page = boards.player(boards.players[ids[person] - 1])["dice"]
+        for kind, games in (("worm", ["heckmeck"]), ("plain", ["lasvegas"])):
+            mine = [s["dice"][players.index(person)] for g, _, players, s in stats if g in games and person in players]
+            if not mine:
+                assert kind not in page
+                continue
+            counts = [sum(d["counts"][i] for d in mine) for i in range(6)]
+            assert page[kind]["counts"] == counts and page[kind]["games"] == len(mine)
+            assert page[kind]["dice"] == sum(counts) > 0
+            assert 0 <= page[kind]["p"] <= 1
+
+
+@pytest.mark.slow
+def test_each_nights_luckiest_hand_and_biggest_swing_match_a_recount(season):
+    boards, records = season
+    by_id = {}
+    stats = sorted(_stats(records), key=lambda r: r[1])
+    for night in boards.nights():
+        ends = {datetime.fromisoformat(g["played"]) for g in night["games"]}
+        games = [s for s in stats if datetime.fromisoformat(s[1]).replace(microsecond=0) in ends]
+        assert len(games) == len(night["games"])
+        hands = [(d["z"], g, players[d["seat"]]) for g, _, players, s in games for d in s["dice"]
+                 if d["dice"] >= 10]
+        if not hands:
+            assert night["luckiest"] is None
+        else:
+            z, game, name = max(hands, key=lambda h: h[0])
+            assert night["luckiest"]["z"] == pytest.approx(z) and night["luckiest"]["name"] == name
+        swings = []
+        for g, _, players, s in games:
+            if s.get("swing"):
+                final = s["series"][0]["values"][-1]
+                share = abs(s["swing"]["delta"]) / (max(abs(v) for v in final) or 1)
+                swings.append((share, players[s["swing"]["seat"]]))
+        if swings:
+            share, name = max(swings)
+            assert night["swing"]["name"] in {n for sh, n in swings if sh == pytest.approx(share)}
+        by_id[night["started"]] = night
+    assert by_id

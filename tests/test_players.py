@@ -198,3 +198,19 @@ def test_a_journal_that_takes_no_writes_shows_what_was_stored(journal: Journal, 
     Journal(bare).close()
     with pytest.raises(JournalUnavailable, match="safe mode"):
         Roster(Journal.in_memory(bare, refuse="safe mode"))
+
+
+def test_results_stored_before_the_dice_were_kept_gain_them_and_keep_their_players(journal: Journal, table: Table):
+    play(table, ["Benno", "Dora"], 1)
+    roster = Roster(journal)
+    roster.sync()
+    benno, dora = roster.players()
+    roster.delete(benno.id)
+    with journal.tables(write=True) as db:  # as a journal migrated from players schema 2 has them
+        db.execute("UPDATE results SET extra = NULL")
+    (bare,) = roster.played()
+    assert bare.dice == ()
+    assert roster.sync() == 2  # dropped and stored again
+    (game,) = roster.played()
+    assert [s.player for s in game.seats] == [None, dora.id] and game.seats[0].name == ""
+    assert len(game.dice) == 2 and sum(map(sum, game.dice)) > 0 and game.swing is not None

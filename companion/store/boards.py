@@ -10,6 +10,7 @@ from typing import Any
 from companion.store.figures import figures, nemesis, rival
 from companion.store.nights import nights
 from companion.store.played import Played
+from companion.store.player_dice import dice_of
 from companion.store.players import Player
 from companion.store.ratings import START, Change, K, current, rate
 
@@ -84,6 +85,7 @@ class Boards:
             "games": per_game,
             "rival": self._person(rival(self.played, player.id)),
             "nemesis": self._person(nemesis(self.played, player.id)),
+            "dice": dice_of(self.played, player.id),
         }
 
     def leaderboard(self, game: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Game nights: games less than six hours apart were played on one evening.
 
-Pure: the stored results in the order played, grouped; each night with its games' winners and its
-longest game."""
+Pure: the stored results in the order played, grouped; each night with its games' winners, its longest
+game, its biggest swing and its luckiest hand of dice (``companion.store.player_dice``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from companion.store.played import Played
+from companion.store.player_dice import biggest_swing, luckiest
 
 GAP = timedelta(hours=6)
 
@@ -46,6 +47,8 @@ class Night:
                 for g in self.games
             ],
             "longest": None if longest is None else {"id": longest.game_id, "seconds": longest.seconds},
+            "swing": biggest_swing(self.games),
+            "luckiest": luckiest(self.games),
         }
 
 

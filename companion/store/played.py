@@ -4,12 +4,13 @@ so the leaderboard never replays a game again."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from companion.store.stats import scores
+from companion.store.stats import HECKMECK_FACES, PLAIN_FACES, scores, thrown
 
 FORMER = "a former player"  # what a deleted player's seat shows (their name has left the display)
 # (the API words it in the page's language: ``msg(FORMER)`` in companion/web/api/games.py; the CSV and
@@ -26,12 +27,28 @@ class Seat:
 
 
 @dataclass(frozen=True)
+class Swing:
+    """The biggest change of one seat's score by one input (worms, money, points)."""
+
+    seat: int
+    delta: int
+    series: str
+
+
+@dataclass(frozen=True)
 class Played:
     game_id: int  # the journal's id (not part of the ordering: an import gives new ids)
     game: str
     played: str  # ISO time the game ended (its last input, else when it was created)
     seconds: float | None  # from the first input to the last; None when the inputs carry no times
     seats: tuple[Seat, ...]
+    dice: tuple[tuple[int, ...], ...] = ()  # per seat, how often each face came up (``faces(game)``)
+    swing: Swing | None = None
+
+    def extra_json(self) -> str:
+        """What the results table keeps beside the scores: the dice and the biggest swing."""
+        swing = None if self.swing is None else [self.swing.seat, self.swing.delta, self.swing.series]
+        return json.dumps({"dice": [list(c) for c in self.dice], "swing": swing}, separators=(",", ":"))
 
     def order_key(self) -> tuple[Any, ...]:
         """Games count in the order they were played; equal times fall back on the game's content, so
@@ -64,6 +81,45 @@ def _time(text: Any) -> datetime | None:
         return None
 
 
+def faces(game: str) -> tuple[Any, ...]:
+    """The faces a game's dice show: Heckmeck's worm dice, else plain 1-6 dice."""
+    return HECKMECK_FACES if game == "heckmeck" else PLAIN_FACES
+
+
+def with_extra(played: Played, text: str | None) -> Played:
+    """``played`` with the dice and swing of :meth:`Played.extra_json` (none when not stored)."""
+    try:
+        data = json.loads(text) if text else {}
+        dice = tuple(tuple(int(c) for c in counts) for counts in data.get("dice", []))
+        swing = data.get("swing")
+        big = None if not swing else Swing(int(swing[0]), int(swing[1]), str(swing[2]))
+        return replace(played, dice=dice, swing=big)
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return played  # a damaged extra: the scores still count
+
+
+def _dice_and_swing(timeline: Any) -> tuple[tuple[tuple[int, ...], ...], Swing | None]:
+    game, n = timeline.header.game, len(timeline.header.players)
+    labels = faces(game)
+    counts = [[0] * len(labels) for _ in range(n)]
+    swing: Swing | None = None
+    before = timeline.initial
+    previous = final_scores(game, before)
+    series = next(iter(scores(game, before)), "")
+    for step in timeline.steps:
+        for seat, thrown_faces in thrown(game, before, step.entry, step.events):
+            for face in thrown_faces:
+                if face in labels and 0 <= seat < n:
+                    counts[seat][labels.index(face)] += 1
+        now = final_scores(game, step.state)
+        for seat in range(n):
+            delta = now[seat] - previous[seat]
+            if delta and (swing is None or abs(delta) > abs(swing.delta)):
+                swing = Swing(seat, delta, series)
+        previous, before = now, step.state
+    return tuple(tuple(c) for c in counts), swing
+
+
 def from_timeline(game_id: int, timeline: Any, created: str) -> Played | None:
     """The finished game's result; None while it is not over."""
     outcome = timeline.rules.outcome(timeline.state)
@@ -75,4 +131,5 @@ def from_timeline(game_id: int, timeline: Any, created: str) -> Played | None:
     seats = tuple(Seat(i, name, None, final[i], ranks[i]) for i, name in enumerate(timeline.header.players))
     ended = max(times).isoformat(timespec="seconds") if times else created
     seconds = (max(times) - min(times)).total_seconds() if len(times) > 1 else None
-    return Played(game_id, timeline.header.game, ended, seconds, seats)
+    dice, swing = _dice_and_swing(timeline)
+    return Played(game_id, timeline.header.game, ended, seconds, seats, dice, swing)

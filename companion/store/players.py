@@ -21,7 +21,7 @@ from companion.games.base import MAX_NAME, RuleViolation, name_key
 from companion.games.messages import msg
 from companion.store import hidden
 from companion.store.journal import Journal, JournalUnavailable
-from companion.store.played import Played, Seat, from_timeline
+from companion.store.played import Played, Seat, from_timeline, with_extra
 from companion.store.record import RecordError, replay_lines
 
 SCHEMA_KEY = "players_schema"
@@ -67,6 +67,7 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (3, "ALTER TABLE results ADD COLUMN extra TEXT"),  # the dice and the biggest swing (Played.extra_json)
 )
 PLAYERS_SCHEMA = MIGRATIONS[-1][0]
 
@@ -128,8 +129,10 @@ class Roster:
         finished = {g.id: g for g in self.journal.games() if g.finished}
         with self.journal.tables(write=False) as db:
             known = dict(db.execute("SELECT game_id, entries FROM results").fetchall())
-        stale = [gid for gid, count in known.items() if gid not in finished or finished[gid].entries != count]
-        fresh = [g for gid, g in finished.items() if known.get(gid) != g.entries]
+            bare = {int(gid) for (gid,) in db.execute("SELECT game_id FROM results WHERE extra IS NULL")}
+        # a result stored before the dice were kept is worked out again (its seats keep their players)
+        stale = [g for g, count in known.items() if g not in finished or finished[g].entries != count or g in bare]
+        fresh = [g for gid, g in finished.items() if known.get(gid) != g.entries or gid in bare]
         results: list[tuple[Played, int]] = []
         for row in fresh:
             try:
@@ -164,8 +167,8 @@ class Roster:
                 db.execute("DELETE FROM results WHERE game_id = ?", (gid,))
             for played, entries in sorted(results, key=lambda r: r[0].order_key()):  # names first seen first
                 db.execute(
-                    "INSERT INTO results(game_id, game, played, seconds, entries) VALUES (?, ?, ?, ?, ?)",
-                    (played.game_id, played.game, played.played, played.seconds, entries),
+                    "INSERT INTO results(game_id, game, played, seconds, entries, extra) VALUES (?, ?, ?, ?, ?, ?)",
+                    (played.game_id, played.game, played.played, played.seconds, entries, played.extra_json()),
                 )
                 gone = hidden.parse(_meta(db, hidden.key(played.game_id)))
                 for s in played.seats:
@@ -193,7 +196,7 @@ class Roster:
     def played(self) -> list[Played]:
         """Every stored result, in the order the games were played."""
         with self.journal.tables(write=False) as db:
-            games = db.execute("SELECT game_id, game, played, seconds FROM results").fetchall()
+            games = db.execute("SELECT game_id, game, played, seconds, extra FROM results").fetchall()
             seat_rows = db.execute(
                 "SELECT s.game_id, s.seat, COALESCE(p.name, s.name), s.player_id, s.score, s.place"
                 " FROM seats s LEFT JOIN players p ON p.id = s.player_id ORDER BY s.game_id, s.seat"
@@ -201,7 +204,9 @@ class Roster:
         seats: dict[int, list[Seat]] = {}
         for gid, seat, name, pid, score, place in seat_rows:
             seats.setdefault(int(gid), []).append(Seat(int(seat), str(name), pid, int(score), int(place)))
-        out = [Played(int(g), str(n), str(p), s, tuple(seats.get(int(g), ()))) for g, n, p, s in games]
+        out = [
+            with_extra(Played(int(g), str(n), str(p), s, tuple(seats.get(int(g), ()))), x) for g, n, p, s, x in games
+        ]
         return sorted(out, key=Played.order_key)
 
     def former_seats(self) -> dict[int, set[int]]:
