@@ -195,7 +195,7 @@ def test_each_nights_luckiest_hand_and_biggest_swing_match_a_recount(season):
             z, game, name = max(hands, key=lambda h: h[0])
             assert night["luckiest"]["z"] == pytest.approx(z) and night["luckiest"]["name"] == name
         swings = []
-        for g, _, players, s in games:
+        for _g, _, players, s in games:
             if s.get("swing"):
                 final = s["series"][0]["values"][-1]
                 share = abs(s["swing"]["delta"]) / (max(abs(v) for v in final) or 1)

@@ -96,6 +96,11 @@ def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tu
         expect(page.locator("#player-page")).to_be_visible()
         expect(page.locator("#player-page")).to_contain_text("Longest winning streak")
         expect(page.locator(".rating-chart polyline")).to_have_count(1)
+        expect(page.get_by_test_id("player-dice")).to_contain_text(re.compile(r"Worm dice: \d+ thrown in " + str(seed)))
+        tonight = page.get_by_test_id("tonight")
+        expect(tonight).to_contain_text("Tonight")
+        expect(tonight.get_by_test_id("tonight-game")).to_have_count(seed)  # both games: one evening
+        expect(tonight.get_by_test_id("tonight-swing")).to_contain_text("Biggest swing")
         page.screenshot(path=str(shots / f"players-page-{seed}-{size[0]}x{size[1]}.png"))
         problems += axe_problems(page, f"player page {seed}")
         page.locator("#dlg-players button[value=close]").click()

@@ -1,5 +1,7 @@
 // The Players screen: each game's leaderboard by rating, and a player's page with their figures, rival,
 // nemesis and a small chart of their rating game by game (docs/game-nights.md says how it is worked out).
+import { diceWords, renderTonight } from "./tonight.js";
+
 const $ = (id) => document.getElementById(id);
 const GameViews = window.GameViews || (window.GameViews = {});
 
@@ -84,6 +86,13 @@ async function playerPage(id, game) {
     );
     parts.push(grid, ratingChart(mine.ratings));
   }
+  const dice = Object.values(page.dice || {});
+  if (dice.length) {
+    const list = el("ul", "night-lines");
+    list.dataset.testid = "player-dice";
+    list.append(...dice.map((d) => el("li", "", diceWords(d))));
+    parts.push(el("h4", "", _("Their dice, every game")), list);
+  }
   box.replaceChildren(...parts);
   box.hidden = false;
   box.dataset.testid = "player-page";
@@ -101,7 +110,7 @@ async function playersDialog() {
   const current = window.currentGame && window.currentGame();
   if (current && !$("dlg-players").open) select.value = current.name;
   $("player-page").hidden = true;
-  await leaderboard(select.value);
+  await Promise.all([leaderboard(select.value), renderTonight()]);
   if (!$("dlg-players").open) $("dlg-players").showModal();
 }
 
