@@ -77,7 +77,7 @@ def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tu
         expect(lines.first).to_contain_text("tonight")
         winner = lines.first.inner_text().split(":")[0]
         wins = 2 if seed == 2 and winner == winners[0] else 1
-        expect(lines.first).to_have_text(re.compile(rf"^{winner}: win {wins} tonight; rating 1[45]\d\d, \+\d+$"))
+        expect(lines.first).to_have_text(re.compile(rf"^{winner}: {wins} wins? tonight; rating 1[45]\d\d, \+\d+$"))
         winners.append(winner)
         qr = page.get_by_test_id("bgstats-qr")
         expect(qr).to_be_visible()

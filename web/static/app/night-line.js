@@ -1,4 +1,4 @@
-// At the end of a game: a line per player ("Benno: win 3 tonight; rating 1532, +18") and the play for
+// At the end of a game: a line per player ("Benno: 3 wins tonight; rating 1532, +18") and the play for
 // BG Stats, as a QR code to scan with a phone and a link to tap on a tablet that has the app.
 const $ = (id) => document.getElementById(id);
 
@@ -15,7 +15,8 @@ export async function renderNightLine(gameId) {
   lines.replaceChildren(...ordered.filter((s) => s.rating !== null).map((s) => {
     const li = document.createElement("li");
     li.textContent = s.place === 1
-      ? _("{name}: win {n} tonight; rating {rating}, {delta}", { name: s.name, n: s.wins_tonight, rating: String(s.rating), delta: signed(s.delta) })
+      ? ngettext("{name}: {n} win tonight; rating {rating}, {delta}", "{name}: {n} wins tonight; rating {rating}, {delta}",
+        s.wins_tonight, { name: s.name, rating: String(s.rating), delta: signed(s.delta) })
       : _("{name}: rating {rating}, {delta}", { name: s.name, rating: String(s.rating), delta: signed(s.delta) });
     return li;
   }));
