@@ -110,3 +110,49 @@ def test_two_games_change_the_leaderboard_and_the_qr(browser: Any, companion: tu
     assert sorted(int(row[2]) for row in boards[0]) == [1484, 1516]
     assert boards[0] != boards[1]
     context.close()
+
+
+def test_rename_merge_and_delete_from_the_players_screen(browser: Any, companion: tuple[str, Table]):
+    base, table = companion
+    for seed, players in ((1, ["Anna", "Benno"]), (2, ["Anna", "Bennno"])):  # a typo made two of one
+        table.new_game("heckmeck", players)
+        finish(table, seed)
+    context = browser.new_context(viewport={"width": 800, "height": 1280})
+    page = context.new_page()
+    page.goto(base)
+    expect(page.get_by_test_id("connection")).to_have_text("live")
+    results = page.get_by_test_id("results")  # the open game is over: its results show first
+    expect(results).to_be_visible()
+    results.locator("button[value=close]").click()
+    unlock(page)
+    names = lambda: sorted(row[1] for row in leaderboard(page))  # noqa: E731
+
+    def open_player(name: str) -> Any:
+        page.locator("#players-board button.link", has_text=re.compile(f"^{name}$")).click()
+        edit = page.get_by_test_id("player-edit")
+        edit.locator("summary").click()
+        return edit
+
+    assert names() == ["Anna", "Bennno", "Benno"]
+    edit = open_player("Benno")
+    edit.get_by_test_id("player-merge-from").select_option(label="Bennno")
+    edit.get_by_test_id("player-merge").click()
+    expect(page.locator("#players-board tr.player-row")).to_have_count(2)
+    edit = open_player("Benno")
+    edit.get_by_test_id("player-new-name").fill("Anna")  # taken: refused, said next to the controls
+    edit.get_by_test_id("player-rename").click()
+    expect(edit.locator(".error")).to_contain_text("merge")
+    edit.get_by_test_id("player-new-name").fill("Ben")
+    edit.get_by_test_id("player-rename").click()
+    expect(page.locator("#players-board button.link", has_text=re.compile("^Ben$"))).to_have_count(1)
+    expect(page.locator("#player-page h3")).to_contain_text("Ben ·")
+    page.screenshot(path=str(shots_folder() / "players-edit-800x1280.png"))
+    edit = open_player("Ben")
+    edit.get_by_test_id("player-delete").click()
+    expect(page.locator("#players-board tr.player-row")).to_have_count(2)  # one tap deletes nobody
+    edit.get_by_test_id("player-delete").click()
+    expect(page.locator("#players-board tr.player-row")).to_have_count(1)
+    page.locator("#dlg-players button[value=close]").click()
+    games = [g["players"] for g in page.evaluate("fetch('/api/games').then(r => r.json())")["games"]]
+    assert games == [["Anna", "#2"], ["Anna", "#2"]]
+    context.close()

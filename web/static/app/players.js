@@ -1,5 +1,6 @@
 // The Players screen: each game's leaderboard by rating, and a player's page with their figures, rival,
 // nemesis and a small chart of their rating game by game (docs/game-nights.md says how it is worked out).
+import { editControls } from "./players-edit.js";
 import { diceWords, renderTonight } from "./tonight.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,6 +94,11 @@ async function playerPage(id, game) {
     list.append(...dice.map((d) => el("li", "", diceWords(d))));
     parts.push(el("h4", "", _("Their dice, every game")), list);
   }
+  parts.push(await editControls(page, async () => {  // after a change: the board and this page again
+    await Promise.all([leaderboard($("players-game").value), renderTonight()]);
+    const still = (await fetch(`/api/players/${id}`)).ok;
+    if (still) await playerPage(id, game); else box.hidden = true;
+  }));
   box.replaceChildren(...parts);
   box.hidden = false;
   box.dataset.testid = "player-page";
