@@ -151,6 +151,15 @@ class Rules(ABC, Generic[S, A]):
     def outcome(self, state: S) -> Outcome | None:
         """None while the game is on."""
 
+    def shown(self, state: S) -> JSON:
+        """The scoreboard as every page may see it: without what one seat alone may see (a player's
+        face-down money). The full ``scoreboard`` stays for histories of finished games."""
+        return self.scoreboard(state)
+
+    def private(self, state: S, seat: int) -> JSON:
+        """What only ``seat`` may see now (its own phone): None when the game hides nothing."""
+        return None
+
     def legal_actions(self, state: S) -> list[A]:
         """The discrete choices open now (dice rolls are described by ``awaiting().dice`` instead)."""
         return [o.action for o in self.awaiting(state).options]

@@ -30,7 +30,7 @@ def game_view(game_id: int | None, timeline: Timeline, controls: Controls, log: 
         "undo_warns": bool(last and last.entry.get("action", {}).get("type") == "roll"),
         "can_redo": bool(timeline.redo_stack),
         "awaiting": awaiting_json(rules, awaiting, highlight, controls.highlight is not None),
-        "scoreboard": rules.scoreboard(state),
+        "scoreboard": rules.shown(state),
         "outcome": None if outcome is None else outcome.to_json(),
         "log": list(log),
         "reading": controls.reading,

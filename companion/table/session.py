@@ -230,6 +230,13 @@ class Table:
     def submit(self, action: Any, *, device: str) -> list[Event]:
         return self._enter({"type": "input", "action": action}, device)
 
+    def submit_if(self, action: Any, *, device: str, allowed: Callable[[Timeline], None]) -> list[Event]:
+        """``submit`` once ``allowed(timeline)`` did not raise, under the same lock: no input from
+        elsewhere slips in between the check (a phone's rights) and the entry."""
+        with self._lock:
+            allowed(self._timeline())
+            return self.submit(action, device=device)
+
     def undo(self, *, device: str) -> list[Event]:
         """Take back the last input the table made, with the companion's own inputs that followed it
         (a virtual-deck draw would otherwise just be drawn again)."""

@@ -11,6 +11,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.access.seats import Seats
 from companion.access.table_access import TableAccess
 from companion.assets import asset_dir
 from companion.config import Config
@@ -58,6 +59,7 @@ def create_app(
     devices: Any = None,
     access: TableAccess | None = None,
     voice: Any = None,
+    seats: Seats | None = None,
 ) -> Flask:
     """Build the app around one table. ``devices`` is the daemon's camera-and-buttons rig (or None);
     ``access`` the table's PIN, budget of wrong guesses and sessions (by default from the config, kept
@@ -84,7 +86,8 @@ def create_app(
     trusted = Trusted()  # addresses that gave the PIN: first for stream slots, threads, connections
     hub.trusted = trusted
     app.extensions["companion"] = {
-        "table": table, "config": config, "hub": hub, "devices": devices, "access": access, "trusted": trusted
+        "table": table, "config": config, "hub": hub, "devices": devices, "access": access, "trusted": trusted,
+        "seats": seats or Seats(),  # the players' own phones (companion/access/seats.py)
     }
     app.register_blueprint(api)
     app.register_blueprint(pages)

@@ -14,6 +14,13 @@ def scoreboard() -> Any:
     return render_template("scoreboard.html")
 
 
+@pages.get("/phone")
+@pages.get("/phone/<token>")
+def phone(token: str = "") -> Any:
+    """A player's own phone: joins its seat with the link's token (or a typed code), no PIN."""
+    return render_template("phone.html")
+
+
 @pages.get("/health")
 def health() -> Any:
     return render_template("health.html")

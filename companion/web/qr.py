@@ -7,9 +7,9 @@ import io
 import segno
 
 
-def qr_svg(text: str, *, scale: int = 4) -> str:
+def qr_svg(text: str, *, scale: int = 4, title: str = "BG Stats") -> str:
     """An SVG QR code of ``text`` (error correction L: the push link is long; the tablet's screen is clean)."""
     code = segno.make(text, error="l", micro=False)
     out = io.BytesIO()
-    code.save(out, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, title="BG Stats")
+    code.save(out, kind="svg", scale=scale, border=2, xmldecl=False, svgns=True, title=title)
     return out.getvalue().decode()

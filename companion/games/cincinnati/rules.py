@@ -275,6 +275,12 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
     def scoreboard(self, state: CincinnatiState) -> JSON:
         return scoreboard(state, self.awaiting(state).prompt, self.outcome(state))
 
+    def private(self, state: CincinnatiState, seat: int) -> JSON:
+        """A player's own table while the choices are still secret (theirs alone until the reveal)."""
+        if state.phase != "choose" or not 0 <= seat < len(state.players):
+            return None
+        return {"table": state.players[seat].table}
+
 
 _EXPECTED: dict[str, Msg] = {
     "cards": msg("Not now: reveal the cards for the tables first."),

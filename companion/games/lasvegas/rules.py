@@ -37,7 +37,7 @@ from companion.games.lasvegas.state import (
     LasVegasState,
     whites_per_player,
 )
-from companion.games.lasvegas.view import payout_json, scoreboard
+from companion.games.lasvegas.view import own_money, payout_json, scoreboard, without_money
 from companion.games.lasvegas.words import placed_text, placement_label, roll_prompt
 from companion.games.messages import msg, nmsg
 from companion.games.violations import RuleViolation
@@ -337,6 +337,12 @@ class LasVegasRules(Rules[LasVegasState, Action]):
     # --- views -------------------------------------------------------------------------------
     def scoreboard(self, state: LasVegasState) -> JSON:
         return scoreboard(state, self.awaiting(state).prompt, self.outcome(state))
+
+    def shown(self, state: LasVegasState) -> JSON:
+        return without_money(self.scoreboard(state))
+
+    def private(self, state: LasVegasState, seat: int) -> JSON:
+        return own_money(state, seat)
 
 
 # --- helpers ---------------------------------------------------------------------------------

@@ -42,6 +42,23 @@ def scoreboard(state: LasVegasState, prompt: Msg, outcome: Outcome | None) -> JS
     }
 
 
+def without_money(board: JSON) -> JSON:
+    """The scoreboard with each player's banknotes taken out while money stays face down (their
+    count stays: a pile's height is seen across the table)."""
+    assert isinstance(board, dict)
+    if not board.get("money_hidden"):
+        return board
+    players = [{k: v for k, v in p.items() if k not in ("money", "notes")} for p in board["players"]]
+    return {**board, "players": players}
+
+
+def own_money(state: LasVegasState, seat: int) -> JSON:
+    """What one seat's phone shows of its own banknotes."""
+    if not 0 <= seat < len(state.players):
+        return None
+    return {"money": state.money(seat), "notes": list(state.won[seat]), "hidden": not state.money_open}
+
+
 def _player_json(state: LasVegasState, seat: int) -> JSON:
     return {
         "name": state.players[seat],

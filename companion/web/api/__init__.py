@@ -7,7 +7,8 @@ odds), ``players`` (the lasting players, leaderboards, game nights), ``plays``
 (BG Stats, a CSV of the plays, the whole history as JSON), ``inputs`` (inputs,
 undo, redo, the mock-hardware panel), ``calibration`` (teaching the reader, the empty tray, the
 camera frame), ``status`` (health, this API's description, the view, the
-journal), ``access`` (the PIN) and ``streams`` (the event stream). Their endpoints are named
+journal), ``access`` (the PIN), ``streams`` (the event stream), ``seats`` (the
+players' phones, from the tablet) and ``phones`` (a player's own phone). Their endpoints are named
 ``api.<child>.<view>``.
 """
 
@@ -22,8 +23,10 @@ from companion.web.api.access import access_api
 from companion.web.api.calibration import calibration_api
 from companion.web.api.games import games_api
 from companion.web.api.inputs import inputs_api
+from companion.web.api.phones import phones_api
 from companion.web.api.players import players_api
 from companion.web.api.plays import plays_api
+from companion.web.api.seats import seats_api
 from companion.web.api.status import status_api
 from companion.web.api.streams import streams_api
 from companion.web.language import bundle, localize_response, request_language
@@ -31,7 +34,8 @@ from companion.web.language import bundle, localize_response, request_language
 api = Blueprint("api", __name__, url_prefix="/api")
 api.after_request(localize_response)  # every answer's messages in the page's language
 errors.install(api)  # the children's errors too: Flask looks up a nested blueprint's parents' handlers
-for child in (status_api, access_api, games_api, inputs_api, calibration_api, streams_api, players_api, plays_api):
+for child in (status_api, access_api, games_api, inputs_api, calibration_api, streams_api, players_api, plays_api,
+              phones_api, seats_api):
     api.register_blueprint(child)
 
 

@@ -131,7 +131,13 @@ def game_history(game_id: int) -> Any:
         # secret choices made so far would show in the story: it stops before the first of them
         timeline = table().timeline_of(game_id)
         entries = _before_secret(entries, timeline.steps if timeline is not None else [])
-    return jsonify(story(row, entries))
+    told = story(row, entries)
+    timeline = table().timeline_of(game_id)
+    rules, state = timeline.rules, timeline.state
+    if rules.outcome(state) is None and rules.shown(state) != rules.scoreboard(state):
+        # a game in progress hiding something (face-down money): the scores would give it away
+        told = {**told, "series": [], "rounds": []}
+    return jsonify(told)
 
 
 def _before_secret(entries: list[dict[str, Any]], steps: list[Any]) -> list[dict[str, Any]]:
