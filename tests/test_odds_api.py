@@ -85,7 +85,7 @@ def imported(client: FlaskClient, game: str, players: list[str], options: dict[s
 @pytest.mark.parametrize(
     ("game", "players", "options", "key"),
     [
-        ("lasvegas", ["A", "B", "C"], {"virtual_deck": True}, "choices"),
+        ("lasvegas", ["A", "B", "C"], {"virtual_deck": True, "money_open": True}, "choices"),
         ("lordsofvegas", ["A", "B", "C"], {}, "payouts"),
         ("cincinnati", ["A", "B", "C", "D"], {"virtual_deck": True}, "players"),
     ],
@@ -134,3 +134,11 @@ def test_a_heckmeck_turn_table_is_built_before_the_first_roll(client: FlaskClien
         clock.sleep(0.1)
     assert heckmeck.solver.cache_info().currsize == 2  # both objectives of the turn's board are built
     assert client.get("/api/odds").get_json()["odds"]["start"]["p_tile"] > 0.5
+
+
+def test_no_odds_while_they_would_show_face_down_money(client: FlaskClient) -> None:
+    game_id = imported(client, "lasvegas", ["A", "B", "C"], {"virtual_deck": True}, inputs=60)
+    assert client.post(f"/api/games/{game_id}/open", headers=AUTH).status_code == 200
+    client.put("/api/odds/settings", json={"on": True}, headers=AUTH)
+    res = client.get("/api/odds")
+    assert res.status_code == 409 and "face-down money" in res.get_json()["error"]

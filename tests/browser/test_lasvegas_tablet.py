@@ -80,4 +80,5 @@ def test_a_round_with_camera_rolls(page: Any, companion: tuple[str, Table]) -> N
     money = page.get_by_test_id("money-0")
     expect(money).to_have_text(str(player["note_count"]))
     page.get_by_test_id("peek-0").click()
-    expect(money).to_have_text(f"{player['money'] // 1000}k")
+    assert "money" not in player, "face-down money is in no shared view: a peek asks for it (with the PIN)"
+    expect(money).to_have_text(f"{table.timeline.state.money(0) // 1000}k")

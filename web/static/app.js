@@ -14,6 +14,7 @@ import { askPin, wirePin } from "./app/pin.js";
 import { wirePlayers } from "./app/players.js";
 import { renderPrompt } from "./app/prompt.js";
 import { renderScores } from "./app/scores.js";
+import { renderSeatsButton, wireSeats } from "./app/seats.js";
 import { keepView, latestGame, latestView } from "./app/state.js";
 import { renderStatus, wireStatus } from "./app/status.js";
 import { listen, offAgainIfOffline } from "./app/stream.js";
@@ -29,6 +30,7 @@ function render(v) {
   renderStatus(v.status);
   document.body.dataset.game = g ? g.name : "";
   renderHistoryButton(g);
+  renderSeatsButton();
   if (window.Tablet) {
     window.Tablet.keepAwake(!!g && !g.outcome);
     if (g) window.Tablet.turn(g.outcome ? null : `${g.id}:${g.awaiting.players.join(",")}`);
@@ -72,5 +74,6 @@ document.addEventListener("DOMContentLoaded", () => {
   wireUndo();
   wireVoice();
   wireMoment();
+  wireSeats();
   listen(render, redraw);
 });

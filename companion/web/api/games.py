@@ -133,11 +133,19 @@ def game_history(game_id: int) -> Any:
         entries = _before_secret(entries, timeline.steps if timeline is not None else [])
     told = story(row, entries)
     timeline = table().timeline_of(game_id)
-    rules, state = timeline.rules, timeline.state
-    if rules.outcome(state) is None and rules.shown(state) != rules.scoreboard(state):
+    if hides(timeline.rules, timeline.state, choices=False):  # the story already stops before the choices
         # a game in progress hiding something (face-down money): the scores would give it away
         told = {**told, "series": [], "rounds": []}
     return jsonify(told)
+
+
+def hides(rules: Any, state: Any, *, choices: bool = True) -> bool:
+    """Whether a game in progress hides something one seat alone may see: a secret choice under way,
+    or a scoreboard the pages get without a player's own part (face-down money)."""
+    if rules.outcome(state) is not None:
+        return False
+    secret = choices and rules.awaiting(state).kind == "secret"
+    return bool(secret or rules.shown(state) != rules.scoreboard(state))
 
 
 def _before_secret(entries: list[dict[str, Any]], steps: list[Any]) -> list[dict[str, Any]]:
@@ -179,6 +187,8 @@ def odds() -> Any:
         state, steps, entries = timeline.state, len(timeline.steps), timeline.entries
     if not settings["on"]:
         raise ApiError(409, msg("The odds are off for this game; the table can switch them on with the PIN."))
+    if hides(timeline.rules, state):
+        raise ApiError(409, msg("No odds while a player's secret is open (face-down money, a secret choice): they would give it away."))
     stake = request.args.get("stake", type=int)
     key = (game_id, steps, entries)
     result = table_odds(timeline.header.game, state, seed=hash(key) & 0xFFFFFFFF, clock=time.perf_counter, stake=stake)

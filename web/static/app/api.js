@@ -32,7 +32,7 @@ export async function call(path, body, { raw = false, retry = true, method = "PO
   const headers = { "X-Table-Session": session.get() || "", "X-Device": deviceId };
   if (!raw) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
-    method, headers, body: raw ? body : JSON.stringify(body || {}),
+    method, headers, body: method === "GET" ? undefined : raw ? body : JSON.stringify(body || {}),
   });
   const data = await res.json().catch(() => ({ error: res.statusText }));
   // an input the rules could not even read: a sentence for the players, never the field at fault

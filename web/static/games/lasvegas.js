@@ -11,18 +11,19 @@
   colourOption: true,
   scoreName: _("Money ($1,000s)"),
   formatScore: (v) => `${Math.round(v / 1000)}k`,
-  peeking: new Set(),
+  peeking: new Map(),  // seat -> its own money, fetched with the PIN (never in the shared view)
   cardLabel: (v) => `${v / 1000}k`,
   scores(sb, g) {
     const self = this;
     return sb.players.map((p, i) => {
-      const shown = !sb.money_hidden || self.peeking.has(i);
+      const own = sb.money_hidden ? self.peeking.get(i) : p;
+      const shown = !!own;
       const dice = sb.neutral_dice
         ? _("{own} dice + {white} white left", { own: p.dice_left, white: p.white_left })
         : ngettext("{n} die left", "{n} dice left", p.dice_left);
       const row = {
         values: shown
-          ? [{ text: `${p.money / 1000}k`, unit: ngettext("{n} note", "{n} notes", p.note_count), testid: `money-${i}` }]
+          ? [{ text: `${own.money / 1000}k`, unit: ngettext("{n} note", "{n} notes", p.note_count), testid: `money-${i}` }]
           : [{ text: String(p.note_count), unit: ngettext("note", "notes", p.note_count), testid: `money-${i}` }],
         detail: (p.start_player ? _("★ start player · ") : "") + dice,
       };
@@ -30,8 +31,10 @@
         const peek = window.h("button", "secondary peek", _("Peek"));
         peek.type = "button";
         peek.dataset.testid = `peek-${i}`;
-        peek.onclick = () => {
-          self.peeking.add(i);
+        peek.onclick = async () => {
+          const seen = await window.callApi(`/api/seats/${i}/peek`, {}).catch(() => null);
+          if (!seen || !seen.private) return;
+          self.peeking.set(i, seen.private);
           window.rerender();
           setTimeout(() => { self.peeking.delete(i); window.rerender(); }, 3000);
         };
