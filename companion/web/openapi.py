@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.web.openapi_phones import phone_paths
 from companion.web.openapi_players import player_paths
 
 # A change carries the table PIN or a session (what POST /api/pin answers a right PIN with).
@@ -173,6 +174,7 @@ def spec() -> dict[str, Any]:
             },
             "/api/profile": {"delete": _change("forget what was learnt of the old dice")},
             **player_paths(_read, _change, _json, GAME_ID),
+            **phone_paths(_read, _change, _json, _answers, ACTION),
             "/api/events": {
                 "get": {
                     "summary": "server-sent events: the view at once, then on every change",

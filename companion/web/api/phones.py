@@ -19,6 +19,7 @@ from companion.web.api.context import body, ctx, table
 from companion.web.api.errors import ApiError
 
 phones_api = Blueprint("phones", __name__)
+SECRET_PROMPT = msg("Make your secret choice: nobody sees it until everyone has chosen.")
 
 
 def seats() -> Seats:
@@ -82,7 +83,9 @@ def mine() -> Any:
         version=view.get("version"),
         private=rules.private(state, phone.seat),
         act=awaiting.kind not in ("over", "card") and phone.seat in awaiting.players,
-        prompt=awaiting.prompt.to_json(),
+        # a secret choice's prompt names who is still to choose: it would change (and move the buttons
+        # under a finger) each time another phone chooses; the phone says what is the same for all
+        prompt=(SECRET_PROMPT if awaiting.kind == "secret" and phone.seat in awaiting.players else awaiting.prompt).to_json(),
         kind=awaiting.kind,
         own_moves=seats().own_moves,
         options=[

@@ -46,7 +46,12 @@ function seatCard(s) {
     const code = h("p", "seat-code", inv.code);
     code.dataset.testid = `seat-code-${s.seat}`;
     const state = h("p", "seat-state", inv.joined ? _("A phone has joined") : _("No phone yet"));
-    card.append(qr, h("p", "hint", _("Scan it, or open /phone and type:")), code, state);
+    const link = h("p", "seat-link", inv.link);
+    link.dataset.testid = `seat-link-${s.seat}`;
+    const where = `${window.location.origin}/phone`;
+    card.append(qr, h("p", "hint", _("Scan it, or open {address} and type:", { address: where })), code, state);
+    link.hidden = true;  // for a test or a curious player: the QR code's link itself
+    card.append(link);
     if (inv.night) card.append(h("p", "hint", _("Kept for the night")));
     const again = h("button", "secondary", _("New code"));
     again.type = "button";

@@ -62,19 +62,26 @@ function render() {
   renderScores(g);
 }
 
+let shownChoices = "";
+
+// Drawn again only when the choices change: a button replaced under a finger loses the tap.
 function renderChoices() {
-  const buttons = (me.options || []).map((o) => {
+  // by the actions alone: another seat's choice renumbers the table's options, not this seat's moves
+  const key = JSON.stringify((me.options || []).map((o) => [o.action, o.label]));
+  if (key === shownChoices && $("choices").childElementCount === (me.options || []).length) return;
+  shownChoices = key;
+  const buttons = (me.options || []).map((o, k) => {
     const b = window.h("button", "primary phone-choice", o.label);
     b.type = "button";
-    b.dataset.testid = `phone-option-${o.index}`;
+    b.dataset.testid = `phone-option-${k}`;
     b.onclick = async () => {
       for (const other of document.querySelectorAll(".phone-choice")) other.disabled = true;
       try {
         await enter(o.action);
       } catch (e) {
         $("refusal").textContent = e.message;
-        if (e.status === 403 && !phoneSession.get()) return showJoin(e.message);
       }
+      shownChoices = "";  // the buttons come back on if the choice was refused
       refresh();
     };
     return b;
