@@ -118,6 +118,7 @@ def test_three_phones_choose_at_once_while_the_tablet_enters_the_throws(browser:
             caught_up(tablet, table)
             assert "table C" not in tablet.get_by_test_id("board").inner_text()
             shot(phones[0], "phones-chosen-phone")
+            shot(phones[2], "phones-turn-phone")
             phones[2].locator("[data-testid^=phone-option-]").first.click()
             checked = True
         else:  # all three at once
