@@ -1,6 +1,6 @@
 """``python -m harness [PART ...] [--long]``: run the reliability and security harness.
 
-Parts: kills, corrupt, fuzz, records, pin, tablets, disk, abuse (default: all). Short mode (the default) is
+Parts: kills, corrupt, fuzz, records, pin, tablets, disk, abuse, phones (default: all). Short mode (the default) is
 what ./scripts/test runs (tests/test_harness.py); ``--long`` gives the figures in docs/reliability.md.
 Each part prints JSON lines; the last line of each is its summary.
 """
@@ -21,6 +21,7 @@ SHORT = {
     "tablets": {"tablets": 20, "inputs": 60},
     "disk": {"stall_s": 2.0, "inputs": 10},
     "abuse": {"seconds": 2.5, "sockets": 100, "trickle_s": 1.0},
+    "phones": {"phones": 40, "inputs": 40, "guesses": 400, "addresses": 16},
 }
 LONG = {
     "kills": {"kills": 1000},
@@ -31,6 +32,7 @@ LONG = {
     "tablets": {"tablets": 200, "inputs": 1200},
     "disk": {"stall_s": 10.0, "inputs": 20},
     "abuse": {"seconds": 60.0, "sockets": 520, "trickle_s": 8.0},
+    "phones": {"phones": 40, "inputs": 400, "guesses": 10000, "addresses": 64},
 }
 MODULES = {
     "kills": "harness.kills",
@@ -41,6 +43,7 @@ MODULES = {
     "tablets": "harness.tablets",
     "disk": "harness.disk",
     "abuse": "harness.abuse",
+    "phones": "harness.phones",
 }
 
 

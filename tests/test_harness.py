@@ -93,3 +93,16 @@ def test_a_hostile_guest_without_the_pin_does_not_hold_the_table_up() -> None:
     assert result["big_bodies"]["spooled_peak_mb"] == 0 and "413" in result["big_bodies"]["attacker"]["statuses"]
     assert result["streams"]["new_streams"]["tablet"] == {"200": 20, "other": 0}
     assert result["reads"]["attacker"]["answers"] > 0 and result["reads_open"]["attacker"]["answers"] > 0
+
+
+def test_forty_phones_a_withdrawn_one_on_every_route_and_codes_guessed_at_speed() -> None:
+    from harness import phones
+
+    crowd, revoked, guessing = phones.run(**SHORT["phones"])["parts"]  # type: ignore[arg-type]
+    assert crowd["server_errors"] == 0 and crowd["others_money_sent"] == 0
+    assert crowd["inputs"] == SHORT["phones"]["inputs"] and crowd["joined_at_end"] == len(phones.SEATS)
+    assert revoked["routes_tried"] >= 50 and revoked["let_in"] == [] and not revoked["table_changed"]
+    assert revoked["join_again"] == 403
+    checked = guessing["answers"].get("403", 0)
+    assert checked <= 10 * SHORT["phones"]["addresses"] and guessing["answers"].get("200", 0) == 0
+    assert guessing["years_to_half_chance"] > 100

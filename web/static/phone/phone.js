@@ -90,7 +90,8 @@ function renderChoices() {
 }
 
 function renderPrivate() {
-  const p = me.private;
+  // a secret choice not yet made has nothing to show: the prompt above already says it
+  const p = me.private && (me.game !== "cincinnati" || me.private.table) ? me.private : null;
   const box = $("private");
   box.hidden = !p;
   if (!p) return box.replaceChildren();
@@ -104,9 +105,8 @@ function renderPrivate() {
     if (!p.notes.length) notes.append(h("li", "muted", _("No banknotes yet")));
     parts.push(notes);
   } else if (me.game === "cincinnati") {
-    parts.push(h("p", "phone-secret", p.table
-      ? _("You chose table {table}. The others see only that you have chosen, until everyone has.", { table: p.table })
-      : _("Choose your table: nobody sees it until everyone has chosen.")));
+    parts.push(h("p", "phone-secret",
+      _("You chose table {table}. The others see only that you have chosen, until everyone has.", { table: p.table })));
   }
   box.replaceChildren(...parts);
 }
