@@ -61,7 +61,7 @@ def test_the_tablet_shows_a_qr_code_and_a_code_per_seat_and_a_code_joins(client:
     start(client)
     assert client.get("/api/seats").status_code == 403, "the invitations are the table's: the PIN first"
     first = invite(client, 1)
-    assert first["qr"].lstrip().startswith("<svg") and first["link"].endswith("/phone/" + first["link"].rsplit("/", 1)[1])
+    assert first["qr"].lstrip().startswith("<svg") and "/phone/" in first["link"]
     listed = client.get("/api/seats", headers=AUTH).get_json()["seats"]
     assert [s["invite"] is not None for s in listed] == [False, True, False]
     typed = "-".join([first["code"][:3].lower(), first["code"][3:]])  # as a person types it

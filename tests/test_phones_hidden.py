@@ -30,6 +30,7 @@ from companion.web import create_app
 
 PIN = "4321"
 AUTH = {"X-Table-Pin": PIN, "X-Device": "t1", "Content-Type": "application/json"}
+JSON = {"Content-Type": "application/json"}
 AT = "2026-12-02T20:00:00.000+00:00"  # one clock for both games: entries must not differ by their time
 
 
@@ -109,7 +110,7 @@ def cincinnati(tmp: Path, config: Config, choices: dict[int, str]) -> tuple[byte
         phones = []
         for seat in range(3):
             link = send(base, f"/api/seats/{seat}", {}, AUTH)["invite"]["link"]
-            joined = send(base, "/api/phone/join", {"token": link.rsplit("/", 1)[1]}, {"Content-Type": "application/json"})
+            joined = send(base, "/api/phone/join", {"token": link.rsplit("/", 1)[1]}, JSON)
             phones.append({"X-Phone-Session": joined["session"], "Content-Type": "application/json"})
         for seat, chosen in choices.items():
             answer = send(base, "/api/phone/input", {"action": {"type": "choose", "player": seat, "table": chosen}},
@@ -154,7 +155,7 @@ def test_face_down_money_is_on_its_own_phone_only(tmp_path: Path, config: Config
         phones = []
         for seat in range(3):
             link = send(base, f"/api/seats/{seat}", {}, AUTH)["invite"]["link"]
-            joined = send(base, "/api/phone/join", {"token": link.rsplit("/", 1)[1]}, {"Content-Type": "application/json"})
+            joined = send(base, "/api/phone/join", {"token": link.rsplit("/", 1)[1]}, JSON)
             phones.append({"X-Phone-Session": joined["session"]})
         rng = random.Random(5)
         timeline = table.timeline

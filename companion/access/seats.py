@@ -35,7 +35,10 @@ CLIENT_WINDOWS = (Window(10, 60), Window(40, 3600))
 TABLE_WINDOWS = (Window(300, 86400),)
 
 WITHDRAWN = msg("The table has withdrawn this phone's seat. Ask at the table for a new code.")
-REPLACED = msg("Another phone has joined this seat since, so this one is no longer connected. Scan the seat's code again to take it back.")
+REPLACED = msg(
+    "Another phone has joined this seat since, so this one is no longer connected. Scan the seat's code again "
+    "to take it back."
+)
 ENDED = msg("The game this phone joined is over. Ask at the table for the new game's code.")
 UNKNOWN = msg("That code is not one of this table's. Check it on the tablet and try again.")
 TOO_MANY = msg("Too many wrong codes: wait a while, then try again.")

@@ -14,7 +14,9 @@ PHONE_HEADER = {
 
 
 def _phone(summary: str, answers: Any, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    op: dict[str, Any] = {"summary": summary, "parameters": [PHONE_HEADER], "responses": answers(200, 400, 403, 409, 429)}
+    op: dict[str, Any] = {
+        "summary": summary, "parameters": [PHONE_HEADER], "responses": answers(200, 400, 403, 409, 429),
+    }
     if body is not None:
         op["requestBody"] = body
     return op
@@ -44,7 +46,9 @@ def phone_paths(read: Any, change: Any, json_body: Any, answers: Any, action: di
                 "responses": answers(200, 400, 403, 429),
             }
         },
-        "/api/phone": {"get": _phone("this phone's seat, what is its player's alone, the choices open to them", answers)},
+        "/api/phone": {
+            "get": _phone("this phone's seat, what is its player's alone, the choices open to them", answers),
+        },
         "/api/phone/input": {
             "post": _phone("the seat's own secret choice, or its own move when the table allows", answers,
                            json_body({"type": "object", "required": ["action"], "properties": {"action": action}})),

@@ -69,7 +69,6 @@ def join_phones(browser: Any, base: str, seats: list[tuple[str, str]]) -> list[A
             phone.get_by_test_id("phone-code").fill(code.lower())
             phone.get_by_test_id("phone-join-button").click()
         expect(phone.get_by_test_id("phone-name")).to_have_text(NAMES[seat])
-        phone.evaluate("document.addEventListener('click', (e) => { (window.__clicks = window.__clicks || []).push(e.target.outerHTML.slice(0, 80)); }, true)")
         assert "/phone/" not in phone.url, "the seat's key leaves the address bar"
         phone.errors = errors
         phones.append(phone)
@@ -111,7 +110,7 @@ def test_three_phones_choose_at_once_while_the_tablet_enters_the_throws(browser:
             for phone in phones[:2]:
                 phone.locator("[data-testid^=phone-option-]").last.click(no_wait_after=True)
             wait_until(lambda: sum(p["chosen"] for p in table.view()["game"]["scoreboard"]["players"]) == 2)
-            for seat, phone in enumerate(phones[:2]):
+            for phone in phones[:2]:
                 expect(phone.get_by_test_id("phone-private")).to_contain_text("You chose table C")
                 expect(phone.get_by_test_id("phone-turn")).to_contain_text("Waiting for the others")
             expect(phones[2].get_by_test_id("phone-private")).to_be_hidden()
@@ -130,8 +129,7 @@ def test_three_phones_choose_at_once_while_the_tablet_enters_the_throws(browser:
             wait_until(lambda: table.view()["game"]["awaiting"]["kind"] != "secret")
         except AssertionError:
             print([p["chosen"] for p in table.view()["game"]["scoreboard"]["players"]],
-                  [ph.errors for ph in phones], [ph.evaluate("window.__clicks") for ph in phones],
-                  [ph.locator("#choices").inner_html() for ph in phones], picks)
+                  [ph.errors for ph in phones], [ph.locator("#choices").inner_html() for ph in phones], picks)
             raise
     game = table.view()["game"]
     assert game["outcome"] is not None and rounds >= 3, f"played {rounds} rounds of choices"
@@ -177,6 +175,20 @@ def test_face_down_money_shows_on_its_own_phone_only(browser: Any, companion: An
         assert f"{state.money(seat) // 1000}k" not in tablet_text or state.money(seat) == 0
     for phone in phones:
         assert not phone.errors, phone.errors
+
+
+def test_a_phone_speaks_its_players_language(browser: Any, companion: Any) -> None:
+    base, table = companion
+    tablet = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    tablet.goto(base)
+    unlock(tablet)
+    start_game(tablet, "cincinnati", NAMES, {"virtual_deck": True})
+    seats = invite_phones(tablet)
+    for locale, words in (("de-DE", "Du bist dran"), ("it-IT", "Tocca a te"), ("ru-RU", "Ваш ход")):
+        phone = browser.new_context(viewport=PHONE, locale=locale).new_page()
+        phone.goto(seats[0][0])
+        expect(phone.get_by_test_id("phone-turn")).to_contain_text(words)
+        phone.context.close()
 
 
 def test_a_withdrawn_phone_says_so_and_asks_for_a_code(browser: Any, companion: Any) -> None:

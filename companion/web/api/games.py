@@ -188,7 +188,9 @@ def odds() -> Any:
     if not settings["on"]:
         raise ApiError(409, msg("The odds are off for this game; the table can switch them on with the PIN."))
     if hides(timeline.rules, state):
-        raise ApiError(409, msg("No odds while a player's secret is open (face-down money, a secret choice): they would give it away."))
+        raise ApiError(409, msg(
+            "No odds while a player's secret is open (face-down money, a secret choice): they would give it away."
+        ))
     stake = request.args.get("stake", type=int)
     key = (game_id, steps, entries)
     result = table_odds(timeline.header.game, state, seed=hash(key) & 0xFFFFFFFF, clock=time.perf_counter, stake=stake)

@@ -85,7 +85,8 @@ def mine() -> Any:
         act=awaiting.kind not in ("over", "card") and phone.seat in awaiting.players,
         # a secret choice's prompt names who is still to choose: it would change (and move the buttons
         # under a finger) each time another phone chooses; the phone says what is the same for all
-        prompt=(SECRET_PROMPT if awaiting.kind == "secret" and phone.seat in awaiting.players else awaiting.prompt).to_json(),
+        prompt=(SECRET_PROMPT if awaiting.kind == "secret" and phone.seat in awaiting.players
+                else awaiting.prompt).to_json(),
         kind=awaiting.kind,
         own_moves=seats().own_moves,
         options=[

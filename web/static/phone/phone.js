@@ -144,7 +144,7 @@ function connect() {
     if (source) source.close();
     source = null;
     setConn(false);
-    timer = setTimeout(connect, retry);
+    timer = setTimeout(() => { connect(); refresh(); }, retry);  // its seat too: the stream may have no slot free
     retry = Math.min(retry * 2, 30000);
   };
 }
