@@ -88,7 +88,9 @@
     if (key === shownFor) return;
     shownFor = key;
     fetch(`/api/odds${stake ? `?stake=${stake}` : ""}`).then((r) => r.json()).then((data) => {
-      if (shownFor !== key || !data.odds) return;
+      if (shownFor !== key) return;
+      // refused while a secret is open (face-down money, a secret choice): the reason, not old odds
+      if (!data.odds) { body.replaceChildren(h("p", "odds-none", data.error || _("No odds for this step."))); return; }
       const view = VIEWS[data.odds.game];
       body.replaceChildren(...(view ? view(data.odds, g) : []));
       if (!body.childElementCount) body.append(h("p", "odds-none", _("No odds for this step.")));
