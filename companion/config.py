@@ -24,7 +24,7 @@ class ServerConfig:
     host: str = "0.0.0.0"
     port: int = 8080
     pin: str = "1234"  # the table PIN: needed to change a game, not to watch one
-    sse_max_streams: int = 8
+    sse_max_streams: int = 24  # every player's phone (up to 7 seats) and the tablets, with room to spare
     threads: int = 0  # 0: the automatic count (REQUEST_THREADS); watching pages hold none
     hosts: list[str] = field(default_factory=list)  # extra names the tablet uses (besides <hostname>.local)
     language: str = "en"  # the table's language when a tablet's browser asks for none we have

@@ -76,7 +76,7 @@ class Hub:
     def __init__(
         self,
         *,
-        max_streams: int = 8,
+        max_streams: int = 24,
         keepalive: float = 10.0,
         per_client: int | None = None,
         trusted: Callable[[str], bool] | None = None,
