@@ -238,3 +238,30 @@ def test_the_line_limit_catches_a_long_file(tmp_path: Path):
     (tmp_path / "static" / "vendor" / "lib.js").write_text("let y;\n" * 900)
     code = {"pkg": ("*.py",), "static": ("*.js", "*.css")}
     assert too_long(tmp_path, code, 400) == {"pkg/inner/long.py": 401, "static/page.js": 401}
+
+
+# (torch is not here: companion/vision/retrain_network.py may use it, when installed, to teach the table a die)
+TRAINING_ONLY = ("training", "mitsuba", "drjit")
+
+
+def training_imports(path: Path) -> set[str]:
+    """The training-only packages a file imports anywhere in it."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = ([node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else
+                 [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        found.update(n for n in names if n.split(".")[0] in TRAINING_ONLY)
+    return found
+
+
+def test_the_daemon_never_imports_training_code_or_its_renderers():
+    """``training/`` (the scene generator and its renderer, Mitsuba) is for making models; ``companion/``
+    loads only the exported ONNX files."""
+    bad = {module_name(p): sorted(training_imports(p)) for p in COMPANION.rglob("*.py") if training_imports(p)}
+    assert bad == {}
+
+
+def test_the_training_import_check_can_fail(tmp_path: Path):
+    f = tmp_path / "m.py"
+    f.write_text("import os\ndef f():\n    from training.scenes import describe\n    import mitsuba as mi\n")
+    assert training_imports(f) == {"training.scenes", "mitsuba"}

@@ -117,6 +117,16 @@ def load_photos(root: Path, name: str, stems: Iterable[str], cache_side: int | N
     return out
 
 
+def load_scenes(folder: Path, cache_side: int | None = CACHE_SIDE) -> list[Photo]:
+    """The trays ``training/scenes`` rendered into ``folder`` (``images/`` and ``labels/``), as photos of
+    a source named "scenes"."""
+    stems = [p.stem for p in sorted((folder / "images").glob("*.jpg"))]
+    photos = load_photos(folder.parent, folder.name, stems, cache_side)
+    for ph in photos:
+        ph.name = "scenes"
+    return photos
+
+
 # ---------------------------------------------------------------- rendered trays
 
 FELTS = [(60, 30, 80), (40, 40, 150), (50, 110, 40), (40, 70, 110), (25, 25, 28), (120, 60, 30),

@@ -36,6 +36,7 @@ from training.detector.data import (
     data_root,
     hard_weights,
     load_photos,
+    load_scenes,
     mosaic,
     parts,
     render_tray,
@@ -108,7 +109,8 @@ def _max_tile(pool: list[Photo], size: int) -> int:
 class Sampler:
     def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int,
                  hard_weight: float = 0.0, hard_share: float = 0.0, paste_share: float = 0.0,
-                 tile_share: float = 0.0, zoom: float = 0.0) -> None:
+                 tile_share: float = 0.0, zoom: float = 0.0, scenes: list[Photo] | None = None,
+                 scene_share: float = 0.0) -> None:
         self.pools = pools
         self.rendered = rendered
         self.size = size
@@ -127,6 +129,11 @@ class Sampler:
             {n: cut_patches(pool) for n, pool in pools.items()} if paste_share else {})
         names = ["rendered"] + [n for n in pools if pools[n]]
         w = np.array([MIX[n] for n in names])
+        w = w / w.sum()
+        # physically rendered trays (``training/scenes``): this share of all draws, the rest as before
+        self.scenes = scenes or []
+        if self.scenes and scene_share > 0:
+            names, w = names + ["scenes"], np.append(w * (1 - scene_share), scene_share)
         self.names, self.weights = names, w / w.sum()
 
     def photo(self) -> Photo:
@@ -143,6 +150,8 @@ class Sampler:
         name = self.names[int(self.rng.choice(len(self.names), p=self.weights))]
         if name == "rendered":
             return self.rendered[int(self.rng.integers(len(self.rendered)))]
+        if name == "scenes":
+            return self.scenes[int(self.rng.integers(len(self.scenes)))]
         pool = self.pools[name]
         big = self.max_tile[name]
         tile = big >= 2 and self.tile_share > 0 and self.rng.random() < self.tile_share
@@ -245,6 +254,8 @@ def main() -> int:
                     help="share of a real set's draws tiled k x k with photos of that set (its dice kept large enough)")
     ap.add_argument("--zoom", type=float, default=0.0,
                     help="share of draws enlarged 1.6-3 times (what the second read of a large frame sees)")
+    ap.add_argument("--scenes", type=Path, help="a folder of trays rendered by training.scenes (images/, labels/)")
+    ap.add_argument("--scene-share", type=float, default=0.3, help="with --scenes: the share of draws taken from them")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--wide", action="store_true",
@@ -265,7 +276,9 @@ def main() -> int:
     pools = {n: load_photos(root, n, training_stems(n, args.all_train is not None)) for n in names}
     dev = {n: load_photos(root, n, parts(n)["dev"], cache_side=None) for n in names}
     rendered = [render_tray(args.seed * 100_000 + i) for i in range(0 if args.export_only else args.rendered)]
-    print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)}"
+    scenes = load_scenes(args.scenes) if args.scenes and not args.export_only else []
+    print(f"data: {', '.join(f'{n} {len(p)}' for n, p in pools.items())}, rendered {len(rendered)},"
+          f" scenes {len(scenes)}"
           f" ({time.time() - t0:.0f} s)", flush=True)
     mined: dict[str, int] = {}
     if args.mine:
@@ -273,7 +286,7 @@ def main() -> int:
         mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (training photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
-                      args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom)
+                      args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom, scenes, args.scene_share)
     if args.paste:
         print("patches to paste: " + ", ".join(f"{n} {len(p)}" for n, p in sampler.patches.items()), flush=True)
     model = slim() if args.slim else wide() if args.wide else DieNet(deep32=args.deep32)
@@ -324,6 +337,8 @@ def main() -> int:
         command += f" --tile {args.tile}"
     if args.zoom:
         command += f" --zoom {args.zoom}"
+    if args.scenes:
+        command += f" --scenes {args.scenes} --scene-share {args.scene_share}"
     if args.slim:
         command += " --slim"
     if args.wide:
@@ -338,7 +353,9 @@ def main() -> int:
     meta: dict[str, object] = {
         "input": args.size, "stride": STRIDE, "threshold": 0.3, "outputs": ["heat", "dx", "dy", "log_size"],
         "trained_on": {n: {"photos": len(pools[n]), "licence": sources[n]} for n in names}
-        | {"rendered": {"trays": args.rendered, "licence": "MIT (companion/vision/render.py)"}},
+        | {"rendered": {"trays": args.rendered, "licence": "MIT (companion/vision/render.py)"}}
+        | ({"scenes": {"trays": len(scenes), "licence": "MIT (training/scenes, rendered by Mitsuba 3)"}}
+           if scenes else {}),
         "credit": "Trained in part on the rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0.",
         "left_out": args.without, "split_sha256": split_hash, "command": command,
         "code_licence": "MIT (training/detector/, written for this project; no pretrained weights)",
