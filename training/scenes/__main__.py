@@ -36,19 +36,20 @@ def main(argv: list[str] | None = None) -> int:
     with (args.out / "scenes.jsonl").open("a") as log:
         for i in range(args.first, args.first + args.count):
             seed = args.seed * 100_000 + i
-            t0 = time.time()
+            t0, c0 = time.time(), time.process_time()
             spec = describe(seed, width, height)
             jpeg, labels = render(mi, spec, args.spp)
             name = f"s{seed}"
             (args.out / "images" / f"{name}.jpg").write_bytes(jpeg)
             (args.out / "labels" / f"{name}.txt").write_text("".join(lab.yolo(width, height) + "\n" for lab in labels))
-            secs = time.time() - t0
+            secs, cpu = time.time() - t0, time.process_time() - c0
             log.write(
                 json.dumps(
                     {
                         "name": name,
                         "seed": seed,
                         "seconds": round(secs, 2),
+                        "cpu_seconds": round(cpu, 2),
                         "variant": variant,
                         "spp": args.spp,
                         "dice": len(spec.dice),

@@ -12,20 +12,12 @@ import numpy as np
 from training.scenes.camera import Camera, orbit, up_for
 from training.scenes.layout import Placed, place_dice, tray_outline
 
-# Felt colours (linear-ish RGB 0-1): green, dark green, blue, navy, red, wine, purple, black, grey, brown, teal, orange
+# Felt colours (linear RGB 0-1): green, dark green, blue, navy, red, wine, purple, black, grey, brown, teal,
+# orange, light grey, beige, white
 FELTS = [
-    (0.05, 0.28, 0.08),
-    (0.02, 0.12, 0.04),
-    (0.05, 0.12, 0.45),
-    (0.02, 0.03, 0.15),
-    (0.45, 0.03, 0.03),
-    (0.18, 0.01, 0.04),
-    (0.18, 0.05, 0.30),
-    (0.02, 0.02, 0.02),
-    (0.20, 0.20, 0.21),
-    (0.18, 0.09, 0.04),
-    (0.02, 0.25, 0.25),
-    (0.55, 0.18, 0.02),
+    (0.05, 0.28, 0.08), (0.02, 0.12, 0.04), (0.05, 0.12, 0.45), (0.02, 0.03, 0.15), (0.45, 0.03, 0.03),
+    (0.18, 0.01, 0.04), (0.18, 0.05, 0.30), (0.02, 0.02, 0.02), (0.20, 0.20, 0.21), (0.18, 0.09, 0.04),
+    (0.02, 0.25, 0.25), (0.55, 0.18, 0.02), (0.50, 0.50, 0.50), (0.55, 0.45, 0.30), (0.75, 0.75, 0.72),
 ]
 BODY_KINDS = ("opaque", "translucent", "marbled", "neon", "pearl", "metallic", "glitter")
 BODY_WEIGHTS = (0.34, 0.2, 0.12, 0.1, 0.08, 0.06, 0.1)
