@@ -140,3 +140,24 @@ def test_mining_keeps_only_detections_off_the_labelled_dice():
     photo = Photo("nell-byler-d6", "x", np.zeros((200, 200, 3), np.uint8), np.array([[52.0, 49.0, 22.0]], np.float32))
     assert mine(Fixed(), {"nell-byler-d6": [photo]}, 0.2) == {"nell-byler-d6": 1}  # type: ignore[arg-type]
     assert photo.negatives.tolist() == [[150.0, 40.0, 20.0]]
+
+
+def test_generated_trays_take_their_share_of_the_draws():
+    from training.detector.data import Photo
+    from training.detector.train import Sampler
+
+    def photo(name: str) -> Photo:
+        return Photo(name, "x", np.zeros((40, 40, 3), np.uint8), np.array([[20.0, 20.0, 8.0]], np.float32))
+
+    pools = {"nell-byler-d6": [photo("nell-byler-d6")], "matteop65-webcam": [photo("matteop65-webcam")]}
+    rendered = [photo("rendered")]
+    with_scenes = Sampler(pools, rendered, 64, seed=1, scenes=[photo("scenes")], scene_share=0.4)
+    names = [with_scenes.photo().name for _ in range(2000)]
+    assert abs(names.count("scenes") / 2000 - 0.4) < 0.04
+    without = Sampler(pools, rendered, 64, seed=1)
+    assert "scenes" not in {without.photo().name for _ in range(500)}
+    # the others keep their proportions among themselves
+    rest = [n for n in names if n != "scenes"]
+    base = [without.photo().name for _ in range(2000)]
+    for n in ("rendered", "nell-byler-d6"):
+        assert abs(rest.count(n) / len(rest) - base.count(n) / len(base)) < 0.05
