@@ -88,7 +88,8 @@ def die_look(rng: np.random.Generator, worm: bool) -> DieLook:
     body = str(rng.choice(BODY_KINDS, p=BODY_WEIGHTS))
     colour = _colour(rng, 0.02, 0.9)
     if body == "neon":
-        colour = tuple(float(v) for v in np.roll([0.95, float(rng.uniform(0.3, 0.9)), 0.02], int(rng.integers(3))))
+        n = np.roll([0.95, float(rng.uniform(0.3, 0.9)), 0.02], int(rng.integers(3)))
+        colour = (float(n[0]), float(n[1]), float(n[2]))
     if body == "pearl":
         colour = _tint(rng, (0.8, 0.78, 0.74), 0.15)
     if rng.random() < 0.25 and body == "opaque":
@@ -221,8 +222,8 @@ def describe(seed: int, width: int = 512, height: int = 384) -> SceneSpec:
     origin = orbit(target, distance, elevation, azimuth)
     blur = rng.random() < 0.3
     camera = Camera(
-        tuple(float(v) for v in origin),
-        tuple(float(v) for v in target),  # type: ignore[arg-type]
+        (float(origin[0]), float(origin[1]), float(origin[2])),
+        (float(target[0]), float(target[1]), float(target[2])),
         up_for(origin, target, azimuth),
         fov,
         width,

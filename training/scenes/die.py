@@ -32,7 +32,8 @@ def rot_axis(axis: np.ndarray, angle: float) -> np.ndarray:
     a = np.asarray(axis, float)
     a = a / np.linalg.norm(a)
     k = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
-    return np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+    out: np.ndarray = np.eye(3) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+    return out
 
 
 def face_up(value: int, yaw: float) -> np.ndarray:
@@ -61,7 +62,9 @@ def rounded_cube(half: float, radius: float, n: int = 4) -> tuple[np.ndarray, np
     c = half - radius
     bend = [c + radius * math.sin(k * math.pi / 2 / n) for k in range(1, n + 1)]
     t = np.array([-b for b in reversed(bend)] + [-c, 0.0, c] + bend)
-    verts, tris, uvs = [], [], []
+    verts: list[np.ndarray] = []
+    tris: list[tuple[int, int, int]] = []
+    uvs: list[tuple[float, float]] = []
     for f in FACE_NORMAL:
         nrm = np.array(FACE_NORMAL[f], float)
         u, v = (np.array(a, float) for a in FACE_AXES[f])

@@ -96,7 +96,7 @@ def place_dice(
                 i = int(rng.integers(len(outline)))
                 a, b = outline[i], outline[(i + 1) % len(outline)]
                 p = a + (b - a) * float(rng.uniform(0.15, 0.85))
-                xy = p * (1 - half * 1.5 / max(np.linalg.norm(p), 1e-9))
+                xy = p * (1 - half * 1.5 / max(float(np.linalg.norm(p)), 1e-9))
             else:
                 xy = outline.min(0) + rng.random(2) * (outline.max(0) - outline.min(0))
             centre = np.array([xy[0], xy[1], floor + half])

@@ -19,6 +19,11 @@ def _rgb(c: Any) -> dict[str, Any]:
     return {"type": "rgb", "value": [float(v) for v in c]}
 
 
+def _lighter(c: tuple[float, float, float]) -> tuple[float, float, float]:
+    r, g, b = (min(1.0, v * 1.08) for v in c)
+    return (r, g, b)
+
+
 def bitmap(mi: Any, arr: np.ndarray, raw: bool = False) -> dict[str, Any]:
     a = np.ascontiguousarray(arr.astype(np.float32))
     if a.ndim == 2:
@@ -54,7 +59,7 @@ def body(mi: Any, rng: np.random.Generator, look: DieLook) -> dict[str, Any]:
         tex = textures.marble(
             rng,
             look.colour,
-            look.second if k == "marbled" else tuple(float(v) for v in np.clip(np.array(look.colour) * 1.08, 0, 1)),
+            look.second if k == "marbled" else _lighter(look.colour),
             contrast=1.0 if k == "marbled" else 0.4,
         )
         return {

@@ -13,7 +13,8 @@ def expose(linear: np.ndarray, mean: float) -> np.ndarray:
     lum = np.nan_to_num(linear).mean(axis=2)
     ref = float(np.percentile(lum, 60)) + 1e-6
     x = np.clip(linear * ((mean**2.2) / ref), 0, 1)
-    return np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+    out: np.ndarray = np.where(x <= 0.0031308, 12.92 * x, 1.055 * np.power(x, 1 / 2.4) - 0.055)
+    return out
 
 
 def motion(img: np.ndarray, length: float, angle: float) -> np.ndarray:

@@ -10,8 +10,9 @@ import numpy as np
 def _noise(rng: np.random.Generator, side: int, blur: float) -> np.ndarray:
     n = rng.normal(0, 1, (side, side)).astype(np.float32)
     if blur > 0:
-        n = cv2.GaussianBlur(n, (0, 0), blur, borderType=cv2.BORDER_REFLECT_101)
-    return n / (n.std() + 1e-6)
+        n = np.asarray(cv2.GaussianBlur(n, (0, 0), blur, borderType=cv2.BORDER_REFLECT_101), np.float32)
+    out: np.ndarray = n / (n.std() + 1e-6)
+    return out
 
 
 def felt(rng: np.random.Generator, colour: tuple[float, float, float], side: int = 256) -> np.ndarray:
