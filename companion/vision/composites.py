@@ -28,6 +28,7 @@ DIE_GAIN = (0.85, 1.15)  # one die's brightness
 FRAME_GAIN = (0.75, 1.25)  # the whole frame's brightness (the lamp)
 TOUCH = 0.3  # the chance a die is laid against one already pasted
 MAX_DICE = 12
+MIRRORS = (None, 0, 1, -1)  # cv2.flip codes a composite is drawn with
 TRIES = 40  # places tried for one die before it is left out
 
 
@@ -137,9 +138,22 @@ def _paste(out: np.ndarray, cut: Cut, centre: tuple[float, float], scale: float,
     roi[:] = roi * (1 - alpha) + img * gain * alpha
 
 
+def flipped(frame: np.ndarray, dice: Sequence[LabelledDie], code: int | None) -> tuple[np.ndarray, list[LabelledDie]]:
+    """The frame mirrored (``cv2.flip`` code: 0 top to bottom, 1 left to right, -1 both; None: as it is)
+    and its dice with it."""
+    if code is None:
+        return frame, list(dice)
+    h, w = frame.shape[:2]
+    fx, fy = code in (1, -1), code in (0, -1)
+    return cv2.flip(frame, code), [LabelledDie(d.value, (w - 1 - d.center[0] if fx else d.center[0],
+                                                         h - 1 - d.center[1] if fy else d.center[1]), d.size)
+                                   for d in dice]
+
+
 def composites(rolls: Sequence[Roll], n: int, seed: int = 0) -> list[tuple[np.ndarray, list[LabelledDie]]]:
     """``n`` frames of the rolls' dice laid anew: on the empty tray where a roll has one, else on a
-    roll's own photo beside its dice. Every frame is the size of its roll's."""
+    roll's own photo beside its dice. Every frame is the size of its roll's; three in four are mirrored
+    (a tray's rim and screws seen on one side only must not become what a die is not)."""
     rng = np.random.default_rng(seed)
     cuts = cut_dice(rolls)
     if not cuts:
@@ -153,7 +167,8 @@ def composites(rolls: Sequence[Roll], n: int, seed: int = 0) -> list[tuple[np.nd
         if roll.empty is not None:
             back = roll.empty if roll.empty.shape == roll.frame.shape else cv2.resize(
                 roll.empty, (roll.frame.shape[1], roll.frame.shape[0]), interpolation=cv2.INTER_AREA)
-            out.append(compose(back, cuts, area, rng, count))
+            made = compose(back, cuts, area, rng, count)
         else:
-            out.append(compose(roll.frame, cuts, area, rng, max(0, count - len(roll.dice)), roll.dice))
+            made = compose(roll.frame, cuts, area, rng, max(0, count - len(roll.dice)), roll.dice)
+        out.append(flipped(*made, MIRRORS[int(rng.integers(len(MIRRORS)))]))
     return out

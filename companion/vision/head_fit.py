@@ -20,9 +20,11 @@ from companion.vision.detector_head import Head, unfold
 NEGATIVES = 300  # random far cells drawn a map (weighted to stand for all of that map's far cells)
 NEAR = 0.01  # cells whose target heat is at least this are all used
 SUSPECT = -3.0  # cells where the shipped head's logit is at least this (p 0.05) are all used
+HARD = 9.0  # ... and their "no die" term weighs this much, away from dice (the training's 1 + --hard-weight 8)
 STEPS = 250
 LR = 2e-3
 PULL = 0.05  # the L2 pull towards the shipped weights, against the loss per die
+MINE_ROUNDS = 1  # times the refitted head's own false dice are added to the cells and it is fitted again
 
 
 @dataclass
@@ -66,17 +68,29 @@ def targets(dice: Sequence[tuple[float, float, float]], shape: tuple[int, int], 
     return heat, reg, mask
 
 
-def sample(feats: np.ndarray, dice: Sequence[tuple[float, float, float]], stride: int, shipped_logit: np.ndarray,
+@dataclass(frozen=True)
+class FeatureMap:
+    """One read of one training frame: the features feeding the head, and its dice (cx, cy, side) in
+    input px."""
+
+    feats: np.ndarray
+    dice: list[tuple[float, float, float]]
+    stride: int
+
+
+def sample(feats: np.ndarray, dice: Sequence[tuple[float, float, float]], stride: int, suspect: np.ndarray,
            rng: np.random.Generator, negatives: int = NEGATIVES) -> Cells:
-    """The cells of one feature map (c x gh x gw) to fit on, for its dice (cx, cy, side; input px)."""
+    """The cells of one feature map (c x gh x gw) to fit on, for its dice (cx, cy, side; input px): all
+    near a die, all ``suspect`` (gh x gw bool: where a head took the map for a die), a weighted draw of
+    the rest."""
     gh, gw = feats.shape[1:]
     heat, reg, mask = targets(dice, (gh, gw), stride)
     flat = heat.ravel()
-    keep = (flat >= NEAR) | (shipped_logit.ravel() >= SUSPECT)
+    keep = (flat >= NEAR) | suspect.ravel()
     rest = np.flatnonzero(~keep)
     drawn = rng.choice(rest, size=min(negatives, rest.size), replace=False) if rest.size else rest
     cells = np.concatenate([np.flatnonzero(keep), drawn])
-    weight = np.ones(cells.size, np.float32)
+    weight = np.where(flat[cells] < NEAR, HARD, 1.0).astype(np.float32)  # what a head took for a die, away from dice
     if drawn.size:
         weight[-drawn.size:] = rest.size / drawn.size
     return Cells(unfold(feats, cells), flat[cells], reg.reshape(3, -1)[:, cells].T.copy(), mask.ravel()[cells], weight)
@@ -124,11 +138,29 @@ def _distance(a: Head, b: Head) -> float:
     return float(sum(np.sum((getattr(a, k) - getattr(b, k)) ** 2) for k in ("conv_w", "conv_b", "out_w", "out_b")))
 
 
+def fit_mined(shipped: Head, maps: Sequence[FeatureMap], rng: np.random.Generator, rounds: int = MINE_ROUNDS,
+              steps: int = STEPS, pull: float = PULL, conv: bool = True) -> tuple[Head, list[float], int]:
+    """The head refitted on the maps' cells; after each round the cells where the refitted head now sees
+    a die that is not there are added (a tray's screws, its rim) and it is fitted again. Returns the
+    head, the loss at every step and the cells of the last round."""
+    suspects = [shipped.apply(m.feats)[0] >= SUSPECT for m in maps]
+    head, losses, n = shipped, [], 0
+    for r in range(rounds + 1):
+        cells = Cells.join([sample(m.feats, m.dice, m.stride, s, rng) for m, s in zip(maps, suspects, strict=True)])
+        head, run = fit(shipped, cells, steps=steps, pull=pull, conv=conv, start=head)
+        losses += run
+        n = int(cells.cols.shape[0])
+        if r < rounds:
+            suspects = [s | (head.apply(m.feats)[0] >= SUSPECT) for m, s in zip(maps, suspects, strict=True)]
+    return head, losses, n
+
+
 def fit(shipped: Head, cells: Cells, steps: int = STEPS, lr: float = LR, pull: float = PULL,
-        conv: bool = True) -> tuple[Head, list[float]]:
-    """The head refitted on ``cells`` from the shipped weights (Adam, full batch); and the loss at every
-    step. ``conv=False`` refits only the 1x1 output layer."""
-    head = shipped.copy()
+        conv: bool = True, start: Head | None = None) -> tuple[Head, list[float]]:
+    """The head refitted on ``cells`` from ``start`` (default: the shipped weights), pulled towards the
+    shipped weights (Adam, full batch); and the loss at every step. ``conv=False`` refits only the 1x1
+    output layer."""
+    head = (start or shipped).copy()
     names = ("conv_w", "conv_b", "out_w", "out_b") if conv else ("out_w", "out_b")
     m = {k: np.zeros_like(getattr(head, k)) for k in names}
     v = {k: np.zeros_like(getattr(head, k)) for k in names}

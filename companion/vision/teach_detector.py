@@ -18,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from companion.vision.composites import Roll, composites
+from companion.vision.composites import MIRRORS, Roll, composites, flipped
 from companion.vision.detector import DieDetector
 from companion.vision.detector_head import Head
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.evaluate import LabelledDie, Score
-from companion.vision.head_fit import Cells, fit, loss_and_grads, sample
+from companion.vision.head_fit import Cells, FeatureMap, fit_mined, loss_and_grads, sample
 from companion.vision.profile_build import build_profile
 from companion.vision.reader import DiceReader
 
@@ -83,18 +83,21 @@ def split(rolls: Sequence[Roll]) -> tuple[list[Roll], list[Roll]]:
     return list(rolls[:-held]), list(rolls[-held:])
 
 
-def cells_of(detector: DieDetector, shipped: Head, frames: Sequence[tuple[np.ndarray, Sequence[LabelledDie]]],
-             rng: np.random.Generator) -> Cells:
-    """The cells to fit on for every read the detector makes of each frame (a large frame is read twice)."""
-    parts = []
+def maps_of(detector: DieDetector, frames: Sequence[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[FeatureMap]:
+    """The features of every read the detector makes of each frame (a large frame is read twice)."""
+    maps = []
     for frame, dice in frames:
         second = detector.second_side(frame)
         for side in (None,) if second is None else (None, second):
             feats, scale = detector.features(frame, side)
-            logit = shipped.apply(feats)[0]
             placed = [(d.center[0] * scale, d.center[1] * scale, d.size * scale) for d in dice]
-            parts.append(sample(feats, placed, detector.stride, logit, rng))
-    return Cells.join(parts)
+            maps.append(FeatureMap(feats, placed, detector.stride))
+    return maps
+
+
+def all_cells(maps: Sequence[FeatureMap], rng: np.random.Generator) -> Cells:
+    """Every cell of the maps (the held-back rolls' loss is measured on all of it)."""
+    return Cells.join([sample(m.feats, m.dice, m.stride, np.ones(m.feats.shape[1:], bool), rng) for m in maps])
 
 
 def read_held(reader: DiceReader, rolls: Sequence[Roll], profile: Any, faces: Sequence[int | str] | None,
@@ -120,9 +123,10 @@ def teach(detector: DieDetector, reader: DiceReader, rolls: Sequence[Roll], *, f
     rng = np.random.default_rng(seed)
     shipped = detector.shipped_head()
     made = composites(fitted, n_composites, seed)
-    cells = cells_of(detector, shipped, made + [(r.frame, r.dice) for r in fitted], rng)
-    head, losses = fit(shipped, cells, conv=conv)
-    held_cells = cells_of(detector, shipped, [(r.frame, r.dice) for r in held], rng)
+    real = [flipped(r.frame, r.dice, code) for r in fitted for code in MIRRORS]
+    head, losses, n_cells = fit_mined(shipped, maps_of(detector, made + real), rng, conv=conv)
+    held_maps = maps_of(detector, [(r.frame, r.dice) for r in held])
+    held_cells = all_cells(held_maps, rng)
     profile = build_profile(reader, [(r.frame, list(r.dice)) for r in fitted])
     base = copy.copy(reader)
     base.detector = detector
@@ -134,6 +138,6 @@ def teach(detector: DieDetector, reader: DiceReader, rolls: Sequence[Roll], *, f
     reason = (f"held back {len(held)} rolls: {after.right} of {after.dice} dice right, {after.extra} extra with the "
               f"table's detector; {before.right} of {before.dice}, {before.extra} extra with the shipped one; "
               f"detection loss {after.loss:.3f} against {before.loss:.3f}")
-    verdict = Verdict(better, reason, len(fitted), len(held), len(made), int(cells.cols.shape[0]), before, after,
+    verdict = Verdict(better, reason, len(fitted), len(held), len(made), n_cells, before, after,
                       round(time.perf_counter() - t0, 2), round(losses[0], 4), round(losses[-1], 4))
     return head, verdict
