@@ -24,6 +24,7 @@ def register(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     td.add_argument("--out", required=True, help="the head to write (.npz) when it is kept")
     td.add_argument("--verdict", help="write the verdict (JSON) here, kept or not")
     td.add_argument("--detector-model", help="another detector than the shipped one (.onnx beside its .json)")
+    td.add_argument("--composites", type=int, default=None, help="frames laid anew from the fitted rolls (default 120)")
     td.add_argument("--json", action="store_true", help="print the verdict as JSON")
     td.set_defaults(func=_teach)
 
@@ -58,7 +59,7 @@ def _empty(path: str | None):  # type: ignore[no-untyped-def]
 def _teach(args: argparse.Namespace) -> int:
     from companion.vision.detector import DieDetector
     from companion.vision.reader import DiceReader
-    from companion.vision.teach_detector import teach
+    from companion.vision.teach_detector import COMPOSITES, teach
 
     try:
         empty = _empty(args.empty)
@@ -67,7 +68,8 @@ def _teach(args: argparse.Namespace) -> int:
         print(f"companion dice teach-detector: {exc}", file=sys.stderr)
         return 2
     detector = DieDetector(args.detector_model)
-    head, verdict = teach(detector, DiceReader(detector=detector), rolls, empty=empty)
+    head, verdict = teach(detector, DiceReader(detector=detector), rolls, empty=empty,
+                          n_composites=COMPOSITES if args.composites is None else args.composites)
     text = json.dumps(verdict.to_json())
     if args.verdict:
         from companion.store.atomic_file import replace_file

@@ -219,3 +219,19 @@ def test_the_teaching_job_moves_in_a_kept_head_and_always_its_verdict(tmp_path):
     status = declined.status()
     assert declined.head() is None and not status["kept"]
     assert (status["right"], status["dice"], status["confused"]) == (8, 10, [["3", "5", 1]])
+
+
+def test_the_command_teaches_on_labelled_photos_and_always_writes_its_verdict(fixtures, tmp_path, capsys):
+    from companion.cli import main
+
+    stems = sorted(p.stem for p in (fixtures / "nell-byler-d6" / "images").iterdir())
+    code = main(["dice", "teach-detector", "--photos", str(fixtures / "nell-byler-d6"), "--only", *stems,
+                 "--out", str(tmp_path / "head.npz"), "--verdict", str(tmp_path / "v.json"), "--composites", "3",
+                 "--json"])
+    verdict = json.loads(capsys.readouterr().out)
+    assert code in (0, 1) and verdict["kept"] == (code == 0) == (tmp_path / "head.npz").exists()
+    assert json.loads((tmp_path / "v.json").read_text()) == verdict
+    assert (verdict["fit_rolls"], verdict["held_rolls"], verdict["composites"]) == (3, 2, 3)
+    assert verdict["shipped"]["dice"] == sum(len(lab) for _, _, lab in iterate(fixtures / "nell-byler-d6", only=stems[3:]))
+    assert main(["dice", "teach-detector", "--rolls", str(tmp_path / "none.npz"), "--out", str(tmp_path / "h2.npz")]) == 1
+    assert "at least 3" in capsys.readouterr().out
