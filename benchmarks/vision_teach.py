@@ -90,9 +90,9 @@ def main() -> int:
               f"calibration {picked}", flush=True)
         t = time.perf_counter()
         head, verdict = teach(detector, reader, rolls, n_composites=args.composites, conv=not args.head_only)
-        print(f"  taught in {time.perf_counter() - t:.1f} s ({verdict.cpu_seconds} s CPU): kept={verdict.kept}; {verdict.reason}; "
-              f"{verdict.composites} composites, {verdict.cells} cells, loss {verdict.loss_first} -> {verdict.loss_last}",
-              flush=True)
+        print(f"  taught in {time.perf_counter() - t:.1f} s ({verdict.cpu_seconds} s CPU): kept={verdict.kept}; "
+              f"{verdict.reason}; {verdict.composites} composites, {verdict.cells} cells, "
+              f"loss {verdict.loss_first} -> {verdict.loss_last}", flush=True)
         profile = build_profile(reader, [(f, lab) for _, f, lab in cal])
         use = empties if args.empty else {}
         rows = {"blind": score(reader, photos, None, use), "calibrated": score(reader, photos, profile, use)}

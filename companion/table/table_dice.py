@@ -61,9 +61,8 @@ class TableDice:
         """The profile (a ``TableProfile``), read from its file the first time it is needed."""
         with self._lock:
             if self.profile is None:
-                from companion.vision.profile_store import TableProfile
-
                 from companion.vision.detector_job import TableDetector
+                from companion.vision.profile_store import TableProfile
                 from companion.vision.table_rolls import TableRolls
 
                 self.profile = TableProfile(self.profile_path)

@@ -60,11 +60,12 @@ def cut_dice(rolls: Sequence[Roll]) -> list[Cut]:
             x0, y0 = int(round(die.center[0] - n / 2)), int(round(die.center[1] - n / 2))
             if die.size < 4 or x0 < 0 or y0 < 0 or x0 + n > w or y0 + n > h:
                 continue
-            mask = np.zeros((n, n), np.float32)
+            square = np.zeros((n, n), np.float32)
             half, mid = die.size / 2, (n - 1) / 2
-            mask[int(round(mid - half)):int(round(mid + half)) + 1, int(round(mid - half)):int(round(mid + half)) + 1] = 1
+            a, b = int(round(mid - half)), int(round(mid + half)) + 1
+            square[a:b, a:b] = 1
             k = max(3, int(die.size * FEATHER) | 1)
-            mask = cv2.GaussianBlur(mask, (k, k), 0)
+            mask: np.ndarray = cv2.GaussianBlur(square, (k, k), 0)
             cuts.append(Cut(roll.frame[y0:y0 + n, x0:x0 + n].copy(), mask, die.size, die.value))
     return cuts
 
@@ -80,7 +81,8 @@ def tray_area(rolls: Sequence[Roll]) -> tuple[float, float, float, float]:
 
 
 def compose(background: np.ndarray, cuts: Sequence[Cut], area: tuple[float, float, float, float],
-            rng: np.random.Generator, count: int, taken: Sequence[LabelledDie] = ()) -> tuple[np.ndarray, list[LabelledDie]]:
+            rng: np.random.Generator, count: int, taken: Sequence[LabelledDie] = ()
+            ) -> tuple[np.ndarray, list[LabelledDie]]:
     """``count`` dice drawn from ``cuts`` pasted inside ``area`` of ``background``, away from the dice
     already there (``taken``, which stay labelled); returns the frame and every die's label."""
     out = background.astype(np.float32)
@@ -109,7 +111,8 @@ def _place(placed: Sequence[LabelledDie], side: float, area: tuple[float, float,
         if placed and rng.random() < TOUCH:
             other = placed[int(rng.integers(len(placed)))]
             angle = rng.uniform(0, 2 * math.pi)
-            reach = (other.size + side) / 2 * float(rng.uniform(1.0, 1.1)) / max(abs(math.cos(angle)), abs(math.sin(angle)))
+            along = max(abs(math.cos(angle)), abs(math.sin(angle)))  # boxes touch along the nearer axis
+            reach = (other.size + side) / 2 * float(rng.uniform(1.0, 1.1)) / along
             x, y = other.center[0] + reach * math.cos(angle), other.center[1] + reach * math.sin(angle)
         else:
             x, y = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))

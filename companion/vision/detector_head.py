@@ -70,9 +70,10 @@ class Head:
     def save(self, path: Path | str, meta: dict[str, float] | None = None) -> None:
         arrays = {"conv_w": self.conv_w, "conv_b": self.conv_b, "out_w": self.out_w, "out_b": self.out_b}
         crc = np.uint32(zlib.crc32(b"".join(a.astype(np.float32).tobytes() for a in arrays.values())))
-        extra = {f"meta_{k}": np.float64(v) for k, v in (meta or {}).items()}
+        out: dict[str, Any] = {"crc": crc, **arrays}
+        out.update({f"meta_{k}": np.float64(v) for k, v in (meta or {}).items()})
         with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
-            np.savez(fh, crc=crc, **arrays, **extra)
+            np.savez(fh, **out)
 
     @classmethod
     def load(cls, path: Path | str) -> Head:

@@ -153,7 +153,8 @@ class TableDetector:
         rolls (the reader the table reads with now)."""
         verdict = self.verdict() or {}
         reading = verdict.get("adapted") if verdict.get("kept") else verdict.get("shipped")
-        out: dict[str, Any] = {"teaching": self.teaching, "taught": self.path.exists(), "kept": bool(verdict.get("kept"))}
+        out: dict[str, Any] = {"teaching": self.teaching, "taught": self.path.exists(),
+                               "kept": bool(verdict.get("kept"))}
         if isinstance(reading, dict):
             out.update(dice=reading.get("dice"), right=reading.get("right"), extra=reading.get("extra"),
                        missed=reading.get("missed"), confused=reading.get("confused", [])[:3])

@@ -40,7 +40,8 @@ class Cells:
 
     @staticmethod
     def join(parts: Sequence[Cells]) -> Cells:
-        return Cells(*(np.concatenate([getattr(p, k) for p in parts]) for k in ("cols", "heat", "reg", "mask", "weight")))
+        names = ("cols", "heat", "reg", "mask", "weight")
+        return Cells(*(np.concatenate([getattr(p, k) for p in parts]) for k in names))
 
     @property
     def dice(self) -> float:

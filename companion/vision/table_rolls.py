@@ -52,9 +52,9 @@ class TableRolls:
             raise ValueError("the frame could not be encoded")
         with self._lock:
             jpegs = (self._jpegs + [jpeg.tobytes()])[-MAX_ROLLS:]
-            dice = (self._dice + [list(dice)])[-MAX_ROLLS:]
-            replace_file(self.path, lambda p: _save(p, jpegs, dice))
-            self._jpegs, self._dice = jpegs, dice
+            kept = (self._dice + [list(dice)])[-MAX_ROLLS:]
+            replace_file(self.path, lambda p: _save(p, jpegs, kept))
+            self._jpegs, self._dice = jpegs, kept
 
     def rolls(self, empty: np.ndarray | None = None) -> list[Roll]:
         """The kept rolls, oldest first, each with the table's empty tray (if given)."""

@@ -50,7 +50,8 @@ class HeldBack:
 
     @staticmethod
     def of(score: Score, loss: float) -> HeldBack:
-        confused = sorted(([t, g, n] for (t, g), n in score.confusion.items() if t != g), key=lambda c: -c[2])
+        pairs = sorted(((n, t, g) for (t, g), n in score.confusion.items() if t != g), key=lambda c: -c[0])
+        confused: list[list[Any]] = [[t, g, n] for n, t, g in pairs]
         return HeldBack(score.dice, score.right, score.missed, score.extra, round(loss, 4), confused)
 
 
@@ -123,8 +124,8 @@ def teach(detector: DieDetector, reader: DiceReader, rolls: Sequence[Roll], *, f
           n_composites: int = COMPOSITES, seed: int = 0, conv: bool = True, empty: EmptyTray | None = None
           ) -> tuple[Head | None, Verdict]:
     """The detector's head refitted on the table's rolls (oldest first), and the verdict whether to keep
-    it (``Verdict.kept``); no head when there are too few rolls. ``reader``'s classifier reads (shared, not copied); ``empty``: the table's
-    empty tray, as the daemon reads with it."""
+    it (``Verdict.kept``); no head when there are too few rolls. ``reader``'s classifier reads (shared,
+    not copied); ``empty``: the table's empty tray, as the daemon reads with it."""
     t0, cpu0 = time.perf_counter(), time.process_time()
     if len(rolls) < MIN_ROLLS:
         return None, Verdict(False, f"{len(rolls)} confirmed rolls; at least {MIN_ROLLS} are needed", len(rolls), 0)

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.composites import Roll, composites, compose, cut_dice, flipped, tray_area
+from companion.vision.composites import Roll, compose, composites, cut_dice, flipped, tray_area
 from companion.vision.detector import DieDetector
 from companion.vision.detector_head import Head
 from companion.vision.detector_job import TableDetector
@@ -232,6 +232,8 @@ def test_the_command_teaches_on_labelled_photos_and_always_writes_its_verdict(fi
     assert code in (0, 1) and verdict["kept"] == (code == 0) == (tmp_path / "head.npz").exists()
     assert json.loads((tmp_path / "v.json").read_text()) == verdict
     assert (verdict["fit_rolls"], verdict["held_rolls"], verdict["composites"]) == (3, 2, 3)
-    assert verdict["shipped"]["dice"] == sum(len(lab) for _, _, lab in iterate(fixtures / "nell-byler-d6", only=stems[3:]))
-    assert main(["dice", "teach-detector", "--rolls", str(tmp_path / "none.npz"), "--out", str(tmp_path / "h2.npz")]) == 1
+    held = iterate(fixtures / "nell-byler-d6", only=stems[3:])
+    assert verdict["shipped"]["dice"] == sum(len(lab) for _, _, lab in held)
+    none = ["--rolls", str(tmp_path / "none.npz"), "--out", str(tmp_path / "h2.npz")]
+    assert main(["dice", "teach-detector", *none]) == 1
     assert "at least 3" in capsys.readouterr().out
