@@ -3,7 +3,8 @@
 The newest confirmed rolls are held back; the older ones give the composites (``composites.py``: their
 dice laid anew on the empty tray) and are fitted on themselves. The refitted head (``head_fit.py``)
 is kept only when the reader with it reads the held-back rolls better than with the shipped one: more
-dice right less extra dice, or (as many) with a clearly lower detection loss on them. The same
+dice right less extra dice; with as many, when the detector alone finds clearly more of the held-back
+rolls' dice laid anew on the tray (composites of those rolls, never fitted on) less extra dice. The same
 held-back reading gives the table's own accuracy ("reads 49 of 50 dice right here"), with the faces it
 confused. numpy and OpenCV only: it runs in the daemon's background job, never with torch.
 """
@@ -19,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from companion.vision.composites import MIRRORS, Roll, composites, flipped
+from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DieDetector
 from companion.vision.detector_head import Head
 from companion.vision.empty_tray import EmptyTray
@@ -30,7 +32,8 @@ from companion.vision.reader import DiceReader
 COMPOSITES = 120  # frames laid anew from the fitted rolls
 HELD_SHARE = 0.4  # the newest share of the rolls held back to judge by (2 of 5)
 MIN_ROLLS = 3
-LOSS_GAIN = 0.9  # as many dice right: the refit is kept when its held-back loss is under this share of the shipped one
+HELD_COMPOSITES = 40  # frames laid anew from the held-back rolls' dice, to judge by when the rolls tie
+GAIN = 0.02  # ... the refit must then find this share of their dice more (less extra dice), at least one
 
 
 @dataclass
@@ -42,6 +45,7 @@ class HeldBack:
     missed: int = 0
     extra: int = 0
     loss: float = 0.0  # the detection loss on those frames
+    laid: list[int] = field(default_factory=lambda: [0, 0, 0])  # held-back dice laid anew: dice, found, extra
     confused: list[list[Any]] = field(default_factory=list)  # [face, read as, times], commonest first
 
     @property
@@ -81,10 +85,20 @@ class Verdict:
 
 def keeps(shipped: HeldBack, adapted: HeldBack) -> bool:
     """Whether the table's head reads its held-back rolls better than the shipped one: more dice right
-    less extra dice, or as many and a detection loss under ``LOSS_GAIN`` of the shipped one's."""
+    less extra dice; or as many, and on the held-back dice laid anew the detector finds more dice less
+    extra dice by at least ``GAIN`` of them (one at least)."""
     if adapted.points != shipped.points:
         return adapted.points > shipped.points
-    return adapted.loss < LOSS_GAIN * shipped.loss
+    gain = (adapted.laid[1] - adapted.laid[2]) - (shipped.laid[1] - shipped.laid[2])
+    return gain >= max(1.0, GAIN * shipped.laid[0])
+
+
+def laid_anew(detector: DieDetector, frames: Sequence[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[int]:
+    """[dice, found, extra]: the detector alone (at its threshold) on frames of labelled dice."""
+    score = DetectionScore()
+    for frame, dice in frames:
+        score.add(list(dice), [d.box for d in detector.detect(frame)])
+    return [score.dice, score.found, score.extra]
 
 
 def split(rolls: Sequence[Roll]) -> tuple[list[Roll], list[Roll]]:
@@ -144,10 +158,13 @@ def teach(detector: DieDetector, reader: DiceReader, rolls: Sequence[Roll], *, f
     adapted_reader = copy.copy(reader)
     adapted_reader.detector = DieDetector(detector.path, detector.second_read, head=head)
     after = read_held(adapted_reader, held, profile, faces, head, held_cells, empty)
+    judged = composites(held, HELD_COMPOSITES, seed + 1)
+    before.laid, after.laid = laid_anew(detector, judged), laid_anew(adapted_reader.detector, judged)
     better = keeps(before, after)
     reason = (f"held back {len(held)} rolls: {after.right} of {after.dice} dice right, {after.extra} extra with the "
               f"table's detector; {before.right} of {before.dice}, {before.extra} extra with the shipped one; "
-              f"detection loss {after.loss:.3f} against {before.loss:.3f}")
+              f"detection loss {after.loss:.3f} against {before.loss:.3f}; their dice laid anew: found {after.laid[1]} "
+              f"of {after.laid[0]}, {after.laid[2]} extra, against {before.laid[1]}, {before.laid[2]} extra")
     verdict = Verdict(better, reason, len(fitted), len(held), len(made), n_cells, before, after,
                       round(time.perf_counter() - t0, 2), round(losses[0], 4), round(losses[-1], 4),
                       round(time.process_time() - cpu0, 2))

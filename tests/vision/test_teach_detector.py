@@ -121,12 +121,13 @@ def test_the_refit_lowers_the_loss_on_a_synthetic_problem():
 
 
 def test_a_taught_head_is_kept_only_when_it_reads_better():
-    base = HeldBack(dice=50, right=45, extra=1, loss=1.0)
-    assert keeps(base, HeldBack(dice=50, right=47, extra=1, loss=1.2))  # more dice right
-    assert not keeps(base, HeldBack(dice=50, right=47, extra=4, loss=0.5))  # but more extra dice
-    assert not keeps(base, HeldBack(dice=50, right=44, extra=0, loss=0.95))  # one fewer of each: as many, no surer
-    assert keeps(base, HeldBack(dice=50, right=45, extra=1, loss=0.8))  # as many, and clearly surer
-    assert not keeps(base, HeldBack(dice=50, right=45, extra=1, loss=0.95))
+    base = HeldBack(dice=50, right=45, extra=1, laid=[200, 190, 6])
+    assert keeps(base, HeldBack(dice=50, right=47, extra=1, laid=[200, 150, 60]))  # more dice right
+    assert not keeps(base, HeldBack(dice=50, right=47, extra=4, laid=[200, 200, 0]))  # but more extra dice
+    # as many points: the held-back dice laid anew decide, by at least 2% of them (4 of 200)
+    assert not keeps(base, HeldBack(dice=50, right=44, extra=0, laid=[200, 192, 5]))
+    assert keeps(base, HeldBack(dice=50, right=45, extra=1, laid=[200, 193, 5]))
+    assert not keeps(base, HeldBack(dice=50, right=45, extra=1, laid=[200, 198, 15]))
 
 
 def test_a_worse_head_is_discarded(fixtures, reader, monkeypatch):
