@@ -3,8 +3,8 @@
 The newest confirmed rolls are held back; the older ones give the composites (``composites.py``: their
 dice laid anew on the empty tray) and are fitted on themselves. The refitted head (``head_fit.py``)
 is kept only when the reader with it reads the held-back rolls better than with the shipped one: more
-dice right less extra dice; with as many, when the detector alone finds clearly more of the held-back
-rolls' dice laid anew on the tray (composites of those rolls, never fitted on) less extra dice. The same
+dice right less extra dice; as many is not better (a tie-break by the held-back rolls' dice laid anew
+kept a head that read rune55's held-back photos worse: ``docs/log/teach-detector-2026-12-02.md``). The same
 held-back reading gives the table's own accuracy ("reads 49 of 50 dice right here"), with the faces it
 confused. numpy and OpenCV only: it runs in the daemon's background job, never with torch.
 """
@@ -32,8 +32,7 @@ from companion.vision.reader import DiceReader
 COMPOSITES = 120  # frames laid anew from the fitted rolls
 HELD_SHARE = 0.4  # the newest share of the rolls held back to judge by (2 of 5)
 MIN_ROLLS = 3
-HELD_COMPOSITES = 40  # frames laid anew from the held-back rolls' dice, to judge by when the rolls tie
-GAIN = 0.02  # ... the refit must then find this share of their dice more (less extra dice), at least one
+HELD_COMPOSITES = 40  # frames laid anew from the held-back rolls' dice: reported in the verdict, not judged by
 
 
 @dataclass
@@ -85,12 +84,8 @@ class Verdict:
 
 def keeps(shipped: HeldBack, adapted: HeldBack) -> bool:
     """Whether the table's head reads its held-back rolls better than the shipped one: more dice right
-    less extra dice; or as many, and on the held-back dice laid anew the detector finds more dice less
-    extra dice by at least ``GAIN`` of them (one at least)."""
-    if adapted.points != shipped.points:
-        return adapted.points > shipped.points
-    gain = (adapted.laid[1] - adapted.laid[2]) - (shipped.laid[1] - shipped.laid[2])
-    return gain >= max(1.0, GAIN * shipped.laid[0])
+    less extra dice. As many is not better: the shipped head stays."""
+    return adapted.points > shipped.points
 
 
 def laid_anew(detector: DieDetector, frames: Sequence[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[int]:

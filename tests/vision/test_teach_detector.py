@@ -124,10 +124,10 @@ def test_a_taught_head_is_kept_only_when_it_reads_better():
     base = HeldBack(dice=50, right=45, extra=1, laid=[200, 190, 6])
     assert keeps(base, HeldBack(dice=50, right=47, extra=1, laid=[200, 150, 60]))  # more dice right
     assert not keeps(base, HeldBack(dice=50, right=47, extra=4, laid=[200, 200, 0]))  # but more extra dice
-    # as many points: the held-back dice laid anew decide, by at least 2% of them (4 of 200)
-    assert not keeps(base, HeldBack(dice=50, right=44, extra=0, laid=[200, 192, 5]))
-    assert keeps(base, HeldBack(dice=50, right=45, extra=1, laid=[200, 193, 5]))
-    assert not keeps(base, HeldBack(dice=50, right=45, extra=1, laid=[200, 198, 15]))
+    assert keeps(base, HeldBack(dice=50, right=45, extra=0, laid=[200, 150, 60]))  # one extra die fewer
+    # as many points is not better, however the held-back dice laid anew are found
+    assert not keeps(base, HeldBack(dice=50, right=44, extra=0, laid=[200, 200, 0]))
+    assert not keeps(base, HeldBack(dice=50, right=45, extra=1, laid=[200, 200, 0]))
 
 
 def test_a_worse_head_is_discarded(fixtures, reader, monkeypatch):
