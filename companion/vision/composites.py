@@ -12,7 +12,7 @@ the confirmed dice lay. ``teach_detector.py`` refits the detector's last layers 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -154,16 +154,21 @@ def flipped(frame: np.ndarray, dice: Sequence[LabelledDie], code: int | None) ->
 
 
 def composites(rolls: Sequence[Roll], n: int, seed: int = 0) -> list[tuple[np.ndarray, list[LabelledDie]]]:
+    """``n`` frames of the rolls' dice laid anew (``lay``), as a list."""
+    return list(lay(rolls, n, seed))
+
+
+def lay(rolls: Sequence[Roll], n: int, seed: int = 0) -> Iterator[tuple[np.ndarray, list[LabelledDie]]]:
     """``n`` frames of the rolls' dice laid anew: on the empty tray where a roll has one, else on a
-    roll's own photo beside its dice. Every frame is the size of its roll's; three in four are mirrored
-    (a tray's rim and screws seen on one side only must not become what a die is not)."""
+    roll's own photo beside its dice, one at a time (a hundred frames of a large camera would fill a
+    Pi's memory). Every frame is the size of its roll's; three in four are mirrored (a tray's rim and
+    screws seen on one side only must not become what a die is not)."""
     rng = np.random.default_rng(seed)
     cuts = cut_dice(rolls)
     if not cuts:
-        return []
+        return
     area = tray_area(rolls)
     most = max(MAX_DICE, max(len(r.dice) for r in rolls))
-    out = []
     for _ in range(n):
         roll = rolls[int(rng.integers(len(rolls)))]
         count = int(rng.integers(1, most + 1))
@@ -173,5 +178,4 @@ def composites(rolls: Sequence[Roll], n: int, seed: int = 0) -> list[tuple[np.nd
             made = compose(back, cuts, area, rng, count)
         else:
             made = compose(roll.frame, cuts, area, rng, max(0, count - len(roll.dice)), roll.dice)
-        out.append(flipped(*made, MIRRORS[int(rng.integers(len(MIRRORS)))]))
-    return out
+        yield flipped(*made, MIRRORS[int(rng.integers(len(MIRRORS)))])

@@ -12,14 +12,15 @@ confused. numpy and OpenCV only: it runs in the daemon's background job, never w
 from __future__ import annotations
 
 import copy
+import itertools
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from companion.vision.composites import MIRRORS, Roll, composites, flipped
+from companion.vision.composites import MIRRORS, Roll, flipped, lay
 from companion.vision.detection_score import DetectionScore
 from companion.vision.detector import DieDetector
 from companion.vision.detector_head import Head
@@ -55,7 +56,7 @@ class HeldBack:
     def of(score: Score, loss: float) -> HeldBack:
         pairs = sorted(((n, t, g) for (t, g), n in score.confusion.items() if t != g), key=lambda c: -c[0])
         confused: list[list[Any]] = [[t, g, n] for n, t, g in pairs]
-        return HeldBack(score.dice, score.right, score.missed, score.extra, round(loss, 4), confused)
+        return HeldBack(score.dice, score.right, score.missed, score.extra, round(loss, 4), confused=confused)
 
 
 @dataclass
@@ -88,7 +89,7 @@ def keeps(shipped: HeldBack, adapted: HeldBack) -> bool:
     return adapted.points > shipped.points
 
 
-def laid_anew(detector: DieDetector, frames: Sequence[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[int]:
+def laid_anew(detector: DieDetector, frames: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[int]:
     """[dice, found, extra]: the detector alone (at its threshold) on frames of labelled dice."""
     score = DetectionScore()
     for frame, dice in frames:
@@ -102,7 +103,7 @@ def split(rolls: Sequence[Roll]) -> tuple[list[Roll], list[Roll]]:
     return list(rolls[:-held]), list(rolls[-held:])
 
 
-def maps_of(detector: DieDetector, frames: Sequence[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[FeatureMap]:
+def maps_of(detector: DieDetector, frames: Iterable[tuple[np.ndarray, Sequence[LabelledDie]]]) -> list[FeatureMap]:
     """The features of every read the detector makes of each frame (a large frame is read twice)."""
     maps = []
     for frame, dice in frames:
@@ -141,9 +142,17 @@ def teach(detector: DieDetector, reader: DiceReader, rolls: Sequence[Roll], *, f
     fitted, held = split(rolls)
     rng = np.random.default_rng(seed)
     shipped = detector.shipped_head()
-    made = composites(fitted, n_composites, seed)
-    real = [flipped(r.frame, r.dice, code) for r in fitted for code in MIRRORS]
-    head, losses, n_cells = fit_mined(shipped, maps_of(detector, made + real), rng, conv=conv)
+    laid = [0]  # the composites are made one at a time and only their features kept
+
+    def fresh() -> Iterator[tuple[np.ndarray, list[LabelledDie]]]:
+        for frame in lay(fitted, n_composites, seed):
+            laid[0] += 1
+            yield frame
+
+    maps = maps_of(detector, itertools.chain(fresh(), (flipped(r.frame, r.dice, code)
+                                                       for r in fitted for code in MIRRORS)))
+    head, losses, n_cells = fit_mined(shipped, maps, rng, conv=conv)
+    del maps
     held_maps = maps_of(detector, [(r.frame, r.dice) for r in held])
     held_cells = all_cells(held_maps, rng)
     profile = build_profile(reader, [(r.frame, list(r.dice)) for r in fitted])
@@ -153,14 +162,14 @@ def teach(detector: DieDetector, reader: DiceReader, rolls: Sequence[Roll], *, f
     adapted_reader = copy.copy(reader)
     adapted_reader.detector = DieDetector(detector.path, detector.second_read, head=head)
     after = read_held(adapted_reader, held, profile, faces, head, held_cells, empty)
-    judged = composites(held, HELD_COMPOSITES, seed + 1)
-    before.laid, after.laid = laid_anew(detector, judged), laid_anew(adapted_reader.detector, judged)
+    before.laid = laid_anew(detector, lay(held, HELD_COMPOSITES, seed + 1))
+    after.laid = laid_anew(adapted_reader.detector, lay(held, HELD_COMPOSITES, seed + 1))
     better = keeps(before, after)
     reason = (f"held back {len(held)} rolls: {after.right} of {after.dice} dice right, {after.extra} extra with the "
               f"table's detector; {before.right} of {before.dice}, {before.extra} extra with the shipped one; "
               f"detection loss {after.loss:.3f} against {before.loss:.3f}; their dice laid anew: found {after.laid[1]} "
               f"of {after.laid[0]}, {after.laid[2]} extra, against {before.laid[1]}, {before.laid[2]} extra")
-    verdict = Verdict(better, reason, len(fitted), len(held), len(made), n_cells, before, after,
+    verdict = Verdict(better, reason, len(fitted), len(held), laid[0], n_cells, before, after,
                       round(time.perf_counter() - t0, 2), round(losses[0], 4), round(losses[-1], 4),
                       round(time.process_time() - cpu0, 2))
     return head, verdict

@@ -147,6 +147,9 @@ def test_a_worse_head_is_discarded(fixtures, reader, monkeypatch):
     assert head is not None and not verdict.kept
     assert verdict.shipped is not None and verdict.adapted is not None
     assert verdict.adapted.missed >= 0 and verdict.shipped.right > 0
+    assert verdict.shipped.missed == sum(n for t, g, n in verdict.shipped.confused if g == "missed")
+    # the held-back dice laid anew: the ruined head alone finds none of them, the shipped one most
+    assert verdict.adapted.laid[1] == 0 < verdict.adapted.laid[0] / 2 < verdict.shipped.laid[1]
     assert json.loads(json.dumps(verdict.to_json()))["kept"] is False
     few, short = teach(detector, reader, rolls[:2])
     assert few is None and not short.kept and "at least 3" in short.reason
