@@ -211,3 +211,31 @@ def test_the_real_camera_path_shows_settled_readings_to_the_calibration(table: T
         assert rig.dice.profile.profile.dice == 8 and profile_file(config).exists()
     finally:
         rig.close()
+
+
+def test_the_calibrations_rolls_teach_the_detector_when_it_is_done(rig: Rig, config: Config) -> None:
+    from tests.vision.test_teach_detector import fake_teach
+
+    rig.start_calibration(DiceSet(count=4))
+    rig.dice.table_detector.command = fake_teach(True)
+    for _ in range(3):
+        rig.calibration_roll()
+        rig.confirm_calibration(None)
+    rolls = rig.dice.rolls.rolls()
+    assert len(rolls) == 3 and all(len(r.dice) == 4 for r in rolls)  # whole frames, every die placed
+    assert rolls[0].frame.shape == (480, 640, 3)
+    rig.stop_calibration()  # Done: the detector is taught in the background
+    rig.dice.table_detector.wait(60)
+    detector = rig.calibration_status()["detector"]
+    assert detector["kept"] and not detector["teaching"] and (detector["right"], detector["dice"]) == (10, 10)
+    assert rig.dice.reader().detector.head is not None  # the reader finds dice with the table's head
+    assert rig.forget_dice() and rig.dice.table_detector.head() is None and len(rig.dice.rolls) == 0
+
+
+def test_without_the_count_no_roll_is_kept_for_the_detector(rig: Rig) -> None:
+    rig.start_calibration(DiceSet())  # a die the reader missed could be in view: not taught as "no die"
+    for _ in range(3):
+        rig.calibration_roll()
+        rig.confirm_calibration(None)
+    assert len(rig.dice.rolls) == 0
+    assert rig.dice.teach_detector() is False

@@ -8,6 +8,7 @@ reads; ``root`` lets tests point them at a fake tree.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -19,6 +20,7 @@ from typing import Any
 # Thresholds for warnings(): the Pi 4/5 firmware starts throttling the CPU at 80 C (85 C hard limit).
 HOT_C = 80.0
 LOW_DISK_BYTES = 200 * 1024 * 1024
+DICE_LOW = 0.98  # the dice reader's share right on the table's held-back rolls below which it warns
 
 
 def _read(path: Path) -> str | None:
@@ -95,6 +97,17 @@ def memory_rss_bytes(root: Path = Path("/"), pid: str = "self") -> int | None:
     return None
 
 
+def dice_read_right(data_dir: Path) -> list[int] | None:
+    """[right, dice] of the table's last teaching of the dice (``DATA/dice_teaching.json``): the held-back
+    rolls read with the detector the table reads with now."""
+    try:
+        verdict = json.loads((data_dir / "dice_teaching.json").read_text())
+        reading = verdict["adapted"] if verdict.get("kept") else verdict["shipped"]
+        return [int(reading["right"]), int(reading["dice"])]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
 @dataclass(frozen=True)
 class HealthReading:
     """One snapshot; ``None`` means "cannot tell here". ``as_dict()`` is JSON-ready."""
@@ -106,6 +119,9 @@ class HealthReading:
     system_uptime_s: float | None
     process_uptime_s: float | None
     memory_rss_bytes: int | None
+    # [right, dice]: how the dice reader read the newest confirmed rolls of "Teach the dice", which its
+    # teaching held back (companion/vision/teach_detector.py); None before any
+    dice_read_right: list[int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {**asdict(self), "warnings": self.warnings()}
@@ -119,6 +135,10 @@ class HealthReading:
             found.append("Under-voltage: use the official power supply")
         if self.disk_free_bytes is not None and self.disk_free_bytes < LOW_DISK_BYTES:
             found.append(f"Only {self.disk_free_bytes // (1024 * 1024)} MB free on the SD card")
+        if self.dice_read_right is not None and self.dice_read_right[0] < DICE_LOW * self.dice_read_right[1]:
+            right, dice = self.dice_read_right
+            found.append(f"The dice reader reads {right} of {dice} dice right here: teach the dice again, with more "
+                         "light or the camera higher")
         return found
 
 
@@ -149,4 +169,5 @@ class HealthProbe:
             system_uptime_s=system_uptime_s(self.root),
             process_uptime_s=max(0.0, self._clock() - self.started_at),
             memory_rss_bytes=memory_rss_bytes(self.root),
+            dice_read_right=dice_read_right(self.data_dir),
         )

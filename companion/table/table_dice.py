@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 PROFILE_FILE = "dice_profile.npz"
 MODEL_FILE = "dice_model.onnx"  # the table's own network, retrained on the profile (vision/retrain_job.py)
+ROLLS_FILE = "dice_rolls.npz"  # the calibration's confirmed rolls, whole frames: the detector learns from them
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,9 @@ class TableDice:
         self.profile: Any = None
         self.profile_path = Path(config.store.data_dir) / PROFILE_FILE
         self.table_model: Any = None  # loaded with the profile
+        self.rolls: Any = None  # the calibration's confirmed rolls (vision/table_rolls.py), loaded with the profile
+        self.table_detector: Any = None  # the detector taught on them (vision/detector_job.py)
+        self._readers: tuple[Any, Any, Any] | None = None  # (base reader, head, reader with the head)
         # The empty tray, captured with the calibration: every reading compares the frame with it.
         self.reference = EmptyReference(Path(config.store.data_dir) / EMPTY_FILE)
         self.generation = 0  # counts forgets
@@ -57,10 +61,14 @@ class TableDice:
         """The profile (a ``TableProfile``), read from its file the first time it is needed."""
         with self._lock:
             if self.profile is None:
+                from companion.vision.detector_job import TableDetector
                 from companion.vision.profile_store import TableProfile
+                from companion.vision.table_rolls import TableRolls
 
                 self.profile = TableProfile(self.profile_path)
                 self.table_model = self._new_table_model()
+                self.rolls = TableRolls(self.profile_path.with_name(ROLLS_FILE))
+                self.table_detector = TableDetector(self.profile_path.parent, on_change=self._on_change)
             return self.profile
 
     def _new_table_model(self) -> Any:
@@ -73,12 +81,28 @@ class TableDice:
         return TableModel(self.profile_path.with_name(MODEL_FILE), enabled=enabled, on_change=self._on_change)
 
     def reader(self) -> Any:
-        """The table's own network once it has one (``vision/retrain_job.py``), else the shipped one."""
+        """The table's own network once it has one (``vision/retrain_job.py``), else the shipped one;
+        finding dice with the detector the table taught (``vision/detector_job.py``) once it has one."""
         if self.table_model is not None:
-            return self.table_model.reader()
-        from companion.vision.reader import default_reader
+            base = self.table_model.reader()
+        else:
+            from companion.vision.reader import default_reader
 
-        return default_reader()
+            base = default_reader()
+        head = self.table_detector.head() if self.table_detector is not None else None
+        if head is None or base.detector is None:
+            return base
+        cached = self._readers
+        if cached is not None and cached[0] is base and cached[1] is head:
+            return cached[2]
+        import copy
+
+        from companion.vision.detector import DieDetector
+
+        taught = copy.copy(base)  # the same classifier, the detector with the table's head
+        taught.detector = DieDetector(base.detector.path, base.detector.second_read, head=head)
+        self._readers = (base, head, taught)
+        return taught
 
     def patches(self) -> Any:
         """The learnt patches the reader compares dice with, or None before the profile is loaded."""
@@ -109,6 +133,8 @@ class TableDice:
                 learnt = int(
                     profile.learn(self.reader(), frame, reading, faces, most_corrected=1.0, background=background)
                 )
+                if learnt and background:  # every die in view is in the reading: the detector may learn it
+                    self.rolls.add(frame, _dice_of(reading, faces))
             except OSError as exc:
                 raise RuleViolation(
                     msg("The dice could not be saved ({error}): free some space and confirm again.", error=str(exc))
@@ -116,6 +142,19 @@ class TableDice:
         if learnt:
             self._grown(learnt)
         return learnt
+
+    def teach_detector(self) -> bool:
+        """The calibration is done: teach the detector the confirmed rolls, in the background (with the
+        empty tray as their background when there is one). True when a teaching started."""
+        with self._lock:
+            if self.rolls is None or self.table_detector is None:
+                return False
+            from companion.vision.teach_detector import MIN_ROLLS
+
+            if len(self.rolls) < MIN_ROLLS:
+                return False
+            empty = self.reference.path if self.reference.state == "ok" else None
+            return bool(self.table_detector.start(self.rolls.path, empty))
 
     def _grown(self, learnt: int) -> None:
         """Enough confirmed dice since the last try: retrain the network on them, in the background."""
@@ -126,9 +165,13 @@ class TableDice:
         """A new dice set at the table: the learnt profile is deleted; True when there was one."""
         with self._lock:
             forgot = bool(self.load().forget())
+            forgot = bool(self.rolls.forget()) or forgot
             self.generation += 1
             if self.table_model is not None:
                 self.table_model.forget()
+            if self.table_detector is not None:
+                self.table_detector.forget()
+                self._readers = None
         return forgot
 
     def status(self) -> dict[str, Any]:
@@ -137,12 +180,23 @@ class TableDice:
             "learnt": None if self.profile is None else self.profile.profile.dice,
             "saved": self.profile_path.exists(),
             "own_model": self.table_model.status() if self.table_model is not None else None,
+            "detector": self.table_detector.status() if self.table_detector is not None else None,
             "empty": self.reference.status(),
         }
 
     def close(self) -> None:
-        if self.table_model is not None:
-            try:
-                self.table_model.close()
-            except Exception:
-                log.exception("closing %s failed", self.table_model)
+        for job in (self.table_model, self.table_detector):
+            if job is not None:
+                try:
+                    job.close()
+                except Exception:
+                    log.exception("closing %s failed", job)
+
+
+def _dice_of(reading: Any, faces: list[Any]) -> list[Any]:
+    """The confirmed dice of a reading as labels: face, centre, side (the box's larger side)."""
+    from companion.vision.evaluate import LabelledDie
+
+    return [LabelledDie(face, (float(d.center[0]), float(d.center[1])),
+                        float(max(d.box[2] - d.box[0], d.box[3] - d.box[1])))
+            for d, face in zip(reading.dice, faces, strict=True)]

@@ -98,6 +98,9 @@ class Teaching:
         """Done: readings go to the game again; returns what the calibration taught."""
         status = self._calibrating().status()
         self.readings.calibration = None
+        # the confirmed rolls teach the detector too, in the background (vision/detector_job.py)
+        if self.dice.teach_detector():
+            log.info("teaching the die detector the calibration's rolls, in the background")
         self.changed()
         return status
 

@@ -53,6 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ret.add_argument("--json", action="store_true", help="print the check's verdict as JSON")
     ret.set_defaults(func=_retrain)
 
+    from companion.vision import cli_teach
+
+    cli_teach.register(dsub)
+
 
 def _face(text: str) -> int | str | None:
     """A face from the command line (1-6, ``worm`` or ``symbol`` for the symbol face), else None."""
@@ -96,6 +100,8 @@ def _detector_flags(parser: argparse.ArgumentParser) -> None:
                         help="find the dice with the learned detector too (the default, as in the daemon)")
     parser.add_argument("--no-detector", dest="detector", action="store_false",
                         help="find the dice by segmentation alone, without the learned detector")
+    parser.add_argument("--detector-head", metavar="HEAD.npz",
+                        help="the detector's head as a table taught it ('companion dice teach-detector')")
 
 
 def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -108,6 +114,10 @@ def _detector(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     if not available():  # asked for by name, and not installed
         raise SystemExit(f"companion dice: --detector: the die detector's model is not installed "
                          f"({DEFAULT_DETECTOR} and its .json); leave out --detector")
+    if getattr(args, "detector_head", None):
+        from companion.vision.detector_head import Head
+
+        return DieDetector(head=Head.load(args.detector_head))
     return DieDetector()
 
 

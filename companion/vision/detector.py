@@ -20,6 +20,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.vision.detector_head import FEATURES, Head
+
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_DETECTOR = MODELS / "dice_detector.onnx"
 
@@ -138,8 +140,13 @@ class Found:
 class DieDetector:
     """Loads the network once; ``detect`` finds the dice of a BGR frame of any size."""
 
-    def __init__(self, model_path: Path | str | None = None, second_read: bool = True) -> None:
+    def __init__(self, model_path: Path | str | None = None, second_read: bool = True,
+                 head: Head | None = None) -> None:
+        """``head``: the network's last two layers refitted on the table's own dice (``detector_head.py``),
+        run in numpy on the shipped network's features; None: the network as shipped."""
         path = Path(model_path) if model_path is not None else DEFAULT_DETECTOR
+        self.path = path
+        self.head = head
         self.meta: dict[str, Any] = json.loads(path.with_suffix(".json").read_text())
         self.input = int(self.meta["input"])
         self.stride = int(self.meta["stride"])
@@ -156,8 +163,22 @@ class DieDetector:
         of the network's own side, or (``side``) the frame at that long side, padded to multiples of 32."""
         img, scale = letterbox(frame, side or self.input, square=side is None)
         self._net.setInput(standardise(img))
+        if self.head is not None:
+            return self.head.apply(self._net.forward(FEATURES)[0]), scale
         out: np.ndarray = self._net.forward()[0]
         return out, scale
+
+    def features(self, frame: np.ndarray, side: int | None = None) -> tuple[np.ndarray, float]:
+        """The c x gh x gw features that feed the network's last two layers (``detector_head.py``) for a
+        frame read as ``heatmap`` reads it, and the scale from frame to input px."""
+        img, scale = letterbox(frame, side or self.input, square=side is None)
+        self._net.setInput(standardise(img))
+        feats: np.ndarray = self._net.forward(FEATURES)[0]
+        return feats, scale
+
+    def shipped_head(self) -> Head:
+        """The last two layers as shipped (the starting point of a table's refit)."""
+        return Head.of_net(self._net)
 
     def second_side(self, frame: np.ndarray) -> int | None:
         """The long side of the second read (``MAX_SIDE``), for a frame larger than that; else None."""

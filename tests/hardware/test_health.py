@@ -78,3 +78,22 @@ def test_low_disk_is_a_warning() -> None:
 def test_on_this_machine_it_does_not_raise(tmp_path: Path) -> None:
     reading = HealthProbe(data_dir=tmp_path).read()
     assert reading.disk_free_bytes is not None  # tmp_path exists on every machine
+
+
+def test_how_well_the_dice_are_read_here_is_a_health_reading(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from companion.cli import main
+
+    assert HealthProbe(data_dir=tmp_path).read().dice_read_right is None  # not taught yet
+    held = {"dice": 50, "right": 45, "missed": 3, "extra": 1}
+    (tmp_path / "dice_teaching.json").write_text(json.dumps({"kept": True, "shipped": held,
+                                                             "adapted": {**held, "right": 49}}))
+    reading = HealthProbe(data_dir=tmp_path).read()
+    assert reading.dice_read_right == [49, 50]  # the kept detector's reading
+    assert not any("dice reader" in w for w in reading.warnings())
+    (tmp_path / "dice_teaching.json").write_text(json.dumps({"kept": False, "shipped": held}))
+    assert main(["hardware", "health", "--data", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["dice_read_right"] == [45, 50]
+    assert "The dice reader reads 45 of 50 dice right here" in " ".join(out["warnings"])
+    (tmp_path / "dice_teaching.json").write_text("{not json")
+    assert HealthProbe(data_dir=tmp_path).read().dice_read_right is None

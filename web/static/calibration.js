@@ -7,6 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const SETS = { plain: [1, 2, 3, 4, 5, 6], heckmeck: [1, 2, 3, 4, 5, "worm"] };
   const CROP = 56; // px: each die's button shows the die as the camera saw it
+  const LOW = 0.98; // below this share of the held-back dice read right, the panel says what helps
   let status = {};
   let faces = []; // the table's faces for the shown reading, corrections included
   let number = null; // which reading they belong to
@@ -45,6 +46,7 @@
       + network;
     $("teach-forget").disabled = !status.saved && !status.learnt;
     drawEmpty(status.empty || {});
+    drawAccuracy(status.detector || {});
     if (!active) return;
     const reading = status.reading;
     if (!reading) { faces = []; number = null; }
@@ -121,6 +123,28 @@
     $("teach-capture").textContent = state === "none" ? _("Capture the empty tray") : _("Capture the empty tray again");
   }
 
+  // How well the reader reads this table: measured by the detector's teaching on the newest confirmed
+  // rolls, which it held back from what it learnt; and what helps when that is low.
+  function drawAccuracy(d) {
+    const line = $("teach-accuracy");
+    const advice = [];
+    if (d.teaching) line.textContent = _("The reader is learning to find these dice on this tray now, in the background (a few minutes).");
+    else if (d.dice) {
+      line.textContent = ngettext("Here it reads {right} of {n} die right, on rolls it did not learn from.",
+        "Here it reads {right} of {n} dice right, on rolls it did not learn from.", d.dice, { right: d.right });
+      if (d.right < LOW * d.dice) {
+        const faces = [...new Set((d.confused || []).map((c) => c[0]))];
+        if (faces.length) advice.push(_("Teach a few more rolls in which {faces} show, and correct them.", { faces: faces.join(", ") }));
+        if (d.missed) advice.push(ngettext("It missed {n} die: more light on the tray, or the camera higher so that the whole tray is in view, helps it find them.",
+          "It missed {n} dice: more light on the tray, or the camera higher so that the whole tray is in view, helps it find them.", d.missed));
+        if (d.extra) advice.push(ngettext("It saw {n} die that was not there: clear the tray of other things and capture the empty tray.",
+          "It saw {n} dice that were not there: clear the tray of other things and capture the empty tray.", d.extra));
+      }
+    } else line.textContent = "";
+    line.dataset.low = d.dice && d.right < LOW * d.dice ? "1" : "";
+    $("teach-advice").textContent = advice.join(" ");
+  }
+
   function drawProgress() {
     const s = status;
     const rolls = ngettext("{n} roll", "{n} rolls", s.rolls);
@@ -132,7 +156,14 @@
       chip.append(window.dieEl(f), window.h("span", "", `×${seen}`));
       return chip;
     }));
-    $("teach-hint").textContent = s.enough
+    // The empty tray comes first: the reader compares every roll with it, and learns to find the
+    // table's dice on it when the calibration is done.
+    const emptyFirst = s.rolls === 0 && (s.empty || {}).state !== "ok";
+    $("teach-capture").classList.toggle("primary", emptyFirst);
+    $("teach-capture").classList.toggle("secondary", !emptyFirst);
+    $("teach-hint").textContent = emptyFirst
+      ? _("First take every die out of the tray and press Capture the empty tray: the reader learns this tray from it. Then roll.")
+      : s.enough
       ? _("Every face has been seen a few times: the reader knows these dice. Press Done.")
       : _("Roll the whole set and confirm each reading, about {rolls} times, until every face has been seen {times} times.", { rolls: s.suggested_rolls, times: s.suggested_per_face });
   }

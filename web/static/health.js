@@ -15,11 +15,12 @@ function show(key, v) {
     return h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
   }
   if (key.endsWith("_c")) return `${v.toFixed(1)} °C`;
+  if (key === "dice_read_right") return ngettext("{right} of {n} die, on rolls it did not learn from", "{right} of {n} dice, on rolls it did not learn from", v[1], { right: v[0] });
   return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 const LABELS = { cpu_temperature_c: _("CPU temperature"), memory_rss_bytes: _("memory (resident)"), disk_free_bytes: _("disk free"),
   journal_bytes: _("journal size"), system_uptime_s: _("Pi up for"), process_uptime_s: _("companion up for"),
-  camera: _("camera"), buttons: _("buttons"), leds: _("lights") };
+  dice_read_right: _("dice read right here"), camera: _("camera"), buttons: _("buttons"), leds: _("lights") };
 function rows(el, obj) {
   el.replaceChildren(...Object.entries(obj || {}).map(([k, v]) => {
     const tr = document.createElement("tr");

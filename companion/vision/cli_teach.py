@@ -1,0 +1,84 @@
+"""``companion dice teach-detector``: the detector taught a table's confirmed rolls (numpy; no torch).
+
+The daemon's background job runs it on the table's rolls file (``table_rolls.py``) and empty tray; on
+labelled photos (``--photos DIR --only STEM ...``) it stands in for the calibration, as ``companion
+dice calibrate`` does for the classifier. Exit 0: the taught head was kept and written; 1: it read the
+held-back rolls no better, nothing written (the verdict still is); 2: it could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    td = dsub.add_parser("teach-detector", help="teach the die detector a table's confirmed rolls (no torch)")
+    src = td.add_mutually_exclusive_group(required=True)
+    src.add_argument("--rolls", help="the table's rolls file (DATA/dice_rolls.npz)")
+    src.add_argument("--photos", help="photos with YOLO labels (DIR/images, DIR/labels) standing in for rolls")
+    td.add_argument("--only", nargs="*", help="with --photos: the image stems, oldest first (the newest are held back)")
+    td.add_argument("--empty", help="the empty tray: DATA/empty_tray.npz or an image")
+    td.add_argument("--out", required=True, help="the head to write (.npz) when it is kept")
+    td.add_argument("--verdict", help="write the verdict (JSON) here, kept or not")
+    td.add_argument("--detector-model", help="another detector than the shipped one (.onnx beside its .json)")
+    td.add_argument("--composites", type=int, default=None, help="frames laid anew from the fitted rolls (default 120)")
+    td.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    td.set_defaults(func=_teach)
+
+
+def _rolls(args: argparse.Namespace, empty):  # type: ignore[no-untyped-def]
+    from companion.vision.composites import Roll
+    from companion.vision.evaluate import iterate
+    from companion.vision.table_rolls import TableRolls
+
+    if args.rolls:
+        return TableRolls(args.rolls).rolls(empty)
+    photos = {p.stem: (f, lab) for p, f, lab in iterate(Path(args.photos), only=args.only)}
+    order = args.only or sorted(photos)
+    return [Roll(photos[s][0], photos[s][1], empty) for s in order if s in photos]
+
+
+def _empty(path: str | None):  # type: ignore[no-untyped-def]
+    if not path:
+        return None
+    import cv2
+
+    from companion.vision.empty_tray import EmptyTray
+
+    if path.endswith(".npz"):
+        return EmptyTray.load(path)
+    image = cv2.imread(path)
+    if image is None:
+        raise OSError(f"{path}: not an image")
+    return EmptyTray(image)
+
+
+def _teach(args: argparse.Namespace) -> int:
+    from companion.vision.detector import DieDetector
+    from companion.vision.reader import DiceReader
+    from companion.vision.teach_detector import COMPOSITES, teach
+
+    try:
+        empty = _empty(args.empty)
+        rolls = _rolls(args, None if empty is None else empty.image)
+    except (OSError, ValueError) as exc:
+        print(f"companion dice teach-detector: {exc}", file=sys.stderr)
+        return 2
+    detector = DieDetector(args.detector_model)
+    head, verdict = teach(detector, DiceReader(detector=detector), rolls, empty=empty,
+                          n_composites=COMPOSITES if args.composites is None else args.composites)
+    text = json.dumps(verdict.to_json())
+    if args.verdict:
+        from companion.store.atomic_file import replace_file
+
+        replace_file(Path(args.verdict), lambda p: Path(p).write_text(text))
+    if head is not None and verdict.kept:
+        from companion.store.atomic_file import replace_file
+
+        replace_file(Path(args.out), lambda p: head.save(p))
+    print(text if args.json else f"{args.out if verdict.kept else 'nothing written'}: {verdict.reason} "
+          f"({verdict.seconds} s)")
+    return 0 if verdict.kept else 1

@@ -1,0 +1,168 @@
+"""The table's own detector: the head taught on its rolls, the background job that teaches it, and what
+the teaching measured.
+
+When the guided calibration ends, the daemon runs ``companion dice teach-detector`` in a child process
+at the lowest priority (numpy and OpenCV: no torch). The job writes the head and its verdict beside
+their final files; the daemon moves the verdict into place always (the tablet and ``companion
+hardware health`` show what it measured) and the head only when the job kept it and the table has
+not forgotten its dice meanwhile. The reader then finds dice with the table's head
+(``DieDetector(head=...)``); a head file that does not load is not used.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.vision.detector_head import Head
+
+log = logging.getLogger(__name__)
+
+HEAD_FILE = "dice_detector_head.npz"
+VERDICT_FILE = "dice_teaching.json"
+
+
+def teach_command(rolls: Path, empty: Path | None, out: Path, verdict: Path) -> list[str]:
+    cmd = [sys.executable, "-m", "companion", "dice", "teach-detector", "--rolls", str(rolls), "--out", str(out),
+           "--verdict", str(verdict)]
+    if empty is not None:
+        cmd += ["--empty", str(empty)]
+    nice = shutil.which("nice")
+    return [nice, "-n", "19", *cmd] if nice else cmd
+
+
+def read_verdict(path: Path) -> dict[str, Any] | None:
+    """The last teaching's verdict (``teach_detector.Verdict.to_json``), or None."""
+    try:
+        out = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return out if isinstance(out, dict) else None
+
+
+class TableDetector:
+    """The head file in the data folder, and the job that writes it."""
+
+    def __init__(self, folder: Path | str, *, command: Callable[..., list[str]] = teach_command,
+                 on_change: Callable[[], None] | None = None) -> None:
+        folder = Path(folder)
+        self.path = folder / HEAD_FILE
+        self.verdict_path = folder / VERDICT_FILE
+        self.command = command
+        self.on_change = on_change
+        self._lock = threading.Lock()
+        self._job: subprocess.Popen[bytes] | None = None
+        self._watch: threading.Thread | None = None
+        self._generation = 0
+        self._loaded: tuple[float, Head | None] | None = None
+
+    def _pending(self, path: Path) -> Path:
+        return path.with_name(path.stem + ".next" + path.suffix)
+
+    def head(self) -> Head | None:
+        """The table's head, when it has one that loads (read again when the file changes)."""
+        try:
+            mtime = self.path.stat().st_mtime
+        except FileNotFoundError:
+            return None
+        if self._loaded is not None and self._loaded[0] == mtime:
+            return self._loaded[1]
+        try:
+            head: Head | None = Head.load(self.path)
+        except Exception as exc:  # never a reason to stop reading: the shipped head reads instead
+            log.warning("the table's detector head %s is not used: %s", self.path, exc)
+            head = None
+        self._loaded = (mtime, head)
+        return head
+
+    def verdict(self) -> dict[str, Any] | None:
+        return read_verdict(self.verdict_path)
+
+    @property
+    def teaching(self) -> bool:
+        return self._job is not None
+
+    def start(self, rolls: Path, empty: Path | None) -> bool:
+        """Teach the detector on the rolls file, in the background; False when a job runs already or
+        cannot start."""
+        with self._lock:
+            if self._job is not None:
+                return False
+            out, verdict = self._pending(self.path), self._pending(self.verdict_path)
+            out.unlink(missing_ok=True)
+            verdict.unlink(missing_ok=True)
+            try:
+                self._job = subprocess.Popen(self.command(rolls, empty, out, verdict),
+                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            except OSError as exc:
+                log.warning("cannot start teaching the die detector: %s", exc)
+                return False
+            self._watch = threading.Thread(target=self._finish, args=(self._job, self._generation),
+                                           name="dice-teach", daemon=True)
+            self._watch.start()
+        self._changed()
+        return True
+
+    def wait(self, timeout: float | None = None) -> None:
+        watch = self._watch
+        if watch is not None:
+            watch.join(timeout)
+
+    def _finish(self, job: subprocess.Popen[bytes], generation: int) -> None:
+        _, err = job.communicate()
+        out, verdict = self._pending(self.path), self._pending(self.verdict_path)
+        with self._lock:
+            self._job = None
+            current = generation == self._generation
+            if current and verdict.exists():
+                verdict.replace(self.verdict_path)
+            if current and job.returncode == 0 and out.exists():
+                out.replace(self.path)
+                log.info("the table's die detector is taught: %s", (self.verdict() or {}).get("reason"))
+            elif current and job.returncode not in (0, 1):
+                log.warning("teaching the die detector failed (%s): %s", job.returncode,
+                            err.decode(errors="replace")[-500:])
+            out.unlink(missing_ok=True)
+            verdict.unlink(missing_ok=True)
+        self._changed()
+
+    def forget(self) -> None:
+        """A new dice set: the head and its verdict go, and a running job's result with them."""
+        with self._lock:
+            self._generation += 1
+            if self._job is not None:
+                self._job.kill()
+            for p in (self.path, self.verdict_path, self._pending(self.path), self._pending(self.verdict_path)):
+                p.unlink(missing_ok=True)
+            self._loaded = None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._job is not None:
+                self._job.kill()
+
+    def status(self) -> dict[str, Any]:
+        """For the tablet: whether it teaches now, and what the last teaching measured on the held-back
+        rolls (the reader the table reads with now)."""
+        verdict = self.verdict() or {}
+        reading = verdict.get("adapted") if verdict.get("kept") else verdict.get("shipped")
+        out: dict[str, Any] = {"teaching": self.teaching, "taught": self.path.exists(),
+                               "kept": bool(verdict.get("kept"))}
+        if isinstance(reading, dict):
+            out.update(dice=reading.get("dice"), right=reading.get("right"), extra=reading.get("extra"),
+                       missed=reading.get("missed"), confused=reading.get("confused", [])[:3])
+        return out
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change()
+            except Exception:
+                log.exception("telling the table about the detector's teaching failed")

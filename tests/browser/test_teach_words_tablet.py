@@ -1,0 +1,96 @@
+"""The table sees how well it reads: after "Teach the dice" the dialog says how many of the held-back
+dice the reader read right and, when that is low, what helps; the empty tray comes first in the flow.
+In every language at 1280x800 and 800x1280; ``TEACH_WORDS_SHOTS=DIR`` keeps the screenshots."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live import serve  # type: ignore[import-not-found]
+from playwright.sync_api import expect
+
+from companion.config import Config, ServerConfig, StoreConfig
+from companion.games.messages import msg, nmsg
+from companion.i18n.render import localize
+from companion.store.journal import Journal
+from companion.table.calibration import PLAIN, DiceSet
+from companion.table.rig import Rig
+from companion.table.session import Table
+from companion.web import create_app
+
+pytestmark = pytest.mark.browser
+PIN = "4321"
+SHOTS = os.environ.get("TEACH_WORDS_SHOTS")
+
+
+@pytest.fixture
+def rigged(tmp_path: Path) -> Iterator[tuple[str, Table, Rig, Path]]:
+    config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
+    table = Table(Journal(tmp_path / "journal.sqlite3"), rng=random.Random(0))
+    rig = Rig(table, config, mock=True, seed=3)
+    app = create_app(table, config=config, devices=rig)
+    try:
+        with serve(app) as base:
+            yield base, table, rig, tmp_path
+    finally:
+        rig.close()
+        table.journal.close()
+
+
+def verdict(folder: Path, right: int, dice: int, missed: int, extra: int, confused: list[list[Any]]) -> None:
+    """What the detector's teaching measured on the held-back rolls (as ``dice_teaching.json``)."""
+    held = {"dice": dice, "right": right, "missed": missed, "extra": extra, "loss": 1.0, "confused": confused}
+    (folder / "dice_teaching.json").write_text(json.dumps({"kept": False, "reason": "test", "shipped": held}))
+
+
+def said(text: Any, lang: str) -> str:
+    return str(localize(text.to_json(), lang))
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "ru", "de"])
+def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged: tuple[str, Table, Rig, Path],
+                                                               lang: str) -> None:
+    base, table, rig, folder = rigged
+    rig.start_calibration(DiceSet(PLAIN, 5))
+    verdict(folder, 45, 50, 3, 1, [["3", "5", 2], ["3", "missed", 1], ["6", "5", 1]])
+    rig.teaching.changed()
+    for width, height in ((1280, 800), (800, 1280)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{base}/?lang={lang}")
+        expect(page.get_by_test_id("connection")).not_to_have_text("")
+        page.get_by_test_id("teach-button").click()
+        expect(page.get_by_test_id("teach-accuracy")).to_have_text(said(nmsg(
+            "Here it reads {right} of {n} die right, on rolls it did not learn from.",
+            "Here it reads {right} of {n} dice right, on rolls it did not learn from.", 50, right=45), lang))
+        advice = page.get_by_test_id("teach-advice")
+        expect(advice).to_contain_text(said(msg("Teach a few more rolls in which {faces} show, and correct them.",
+                                                faces="3, 6"), lang))
+        expect(advice).to_contain_text(said(nmsg(
+            "It missed {n} die: more light on the tray, or the camera higher so that the whole tray is in view, "
+            "helps it find them.",
+            "It missed {n} dice: more light on the tray, or the camera higher so that the whole tray is in view, "
+            "helps it find them.", 3), lang))
+        # no empty tray yet and no roll: capturing it is the first step
+        expect(page.get_by_test_id("teach-capture")).to_have_class("primary")
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"{SHOTS}/teach-words-{lang}-{width}x{height}.png")
+        page.keyboard.press("Escape")
+
+
+def test_a_good_reading_gives_no_advice(page: Any, rigged: tuple[str, Table, Rig, Path]) -> None:
+    base, table, rig, folder = rigged
+    verdict(folder, 49, 50, 0, 0, [["2", "3", 1]])
+    rig.start_calibration(DiceSet(PLAIN, 5))
+    page.goto(base)
+    expect(page.get_by_test_id("connection")).not_to_have_text("")
+    page.get_by_test_id("teach-button").click()
+    expect(page.get_by_test_id("teach-accuracy")).to_have_text(
+        "Here it reads 49 of 50 dice right, on rolls it did not learn from.")
+    expect(page.get_by_test_id("teach-advice")).to_have_text("")
