@@ -168,7 +168,10 @@ def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, 
     w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
     onehot = np.eye(len(b0))[y]
     scale = 1.0 / max(float(np.mean(np.sum(x * x, axis=1))), 1e-6)  # step size for this feature scale
-    lr = 0.5 * scale
+    # the pull's own step must not overshoot: with a handful of patches (a first roll) it is strong,
+    # and a fixed step of 0.5 diverged to inf/NaN below about 9 patches
+    lr = min(0.5 * scale, 1.0 / pull)
+    step_b = min(0.5, 1.0 / pull)
     for _ in range(STEPS):
         z = (x @ w.T + b) / temperature
         z -= z.max(axis=1, keepdims=True)
@@ -176,5 +179,5 @@ def _retrain_head(x: np.ndarray, y: np.ndarray, w0: np.ndarray, b0: np.ndarray, 
         p /= p.sum(axis=1, keepdims=True)
         g = (p - onehot) / (len(y) * temperature)
         w -= lr * (g.T @ x + pull * (w - w0))
-        b -= 0.5 * (g.sum(axis=0) + pull * (b - b0))
+        b -= step_b * (g.sum(axis=0) + pull * (b - b0))
     return w.astype(np.float32), b.astype(np.float32)

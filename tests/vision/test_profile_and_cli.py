@@ -73,6 +73,20 @@ def test_a_larger_profile_moves_the_last_layer_further():
     assert moved[1] > 1.5 * moved[0] > 0
 
 
+@pytest.mark.parametrize("patches", [1, 3, 8, 17])
+def test_a_first_roll_of_a_few_patches_keeps_the_last_layer_finite_and_near(patches):
+    # a roll confirmed without its count gives a handful of patches: the pull to the shipped layer is
+    # strong then, and its step once overshot to inf/NaN (numpy's overflow warnings are errors here)
+    rng = np.random.default_rng(2)
+    w0, b0 = rng.normal(0, 1, (9, 16)).astype(np.float32), rng.normal(0, 1, 9).astype(np.float32)
+    x = rng.normal(0, 1, (patches, 16)).astype(np.float32)
+    y = rng.integers(0, 6, patches)
+    with np.errstate(all="raise"):
+        w, b = _retrain_head(x, y, w0, b0, 1.0)
+    assert np.isfinite(w).all() and np.isfinite(b).all()
+    assert 0 < np.linalg.norm(w - w0) < np.linalg.norm(w0)
+
+
 def test_cli_read_json(fixtures, capsys, tmp_path):
     images = sorted(str(p) for p in (fixtures / "matteop65-webcam" / "images").iterdir())[:2]
     assert main(["dice", "read", *images, "--json", "--annotate", str(tmp_path)]) == 0
