@@ -2,9 +2,11 @@
 // of the page is a component in app/, drawn as a function of the view; this module wires them.
 import { call, submit, whenPinNeeded } from "./app/api.js";
 import { renderBoard } from "./app/board.js";
+import { markChanges } from "./app/changes.js";
 import { renderDicePad, wireDicePad } from "./app/dice-pad.js";
 import { wireGamesList } from "./app/games-list.js";
 import { renderHistoryButton, wireHistory } from "./app/history.js";
+import { renderHelpNow, wireHelp } from "./app/help.js";
 import { renderMoment, wireMoment } from "./app/moments.js";
 import { rematch, wireNewGame } from "./app/new-game.js";
 import { renderNightLine } from "./app/night-line.js";
@@ -41,6 +43,8 @@ function render(v) {
   renderOptions(g);
   renderDicePad(g, v.status.devices || {}, v.version);
   renderBoard(g);
+  markChanges(g);
+  renderHelpNow(g);
   renderUndo(g);
   if (!g) document.getElementById("summary-bar").hidden = true;
   else if (window.Summary) window.Summary.update(g);
@@ -75,5 +79,6 @@ document.addEventListener("DOMContentLoaded", () => {
   wireVoice();
   wireMoment();
   wireSeats();
+  wireHelp();
   listen(render, redraw);
 });
