@@ -34,3 +34,9 @@ def face_word(face: int | str) -> Msg | int:
 def colour_word(colour: str) -> Msg:
     """A colour as a parameter: known colours are words of the catalogue, others stay as typed."""
     return COLOUR_WORDS.get(colour) or raw(colour)
+
+
+def money(amount: int) -> Msg:
+    """Las Vegas and Cincinnati money as the table reads it everywhere: ``$60,000`` (``$60.000`` in Italian
+    and German, ``$60 000`` in Russian): the page writes its own figures the same way (``formatMoney``)."""
+    return msg("${amount}", amount=amount)

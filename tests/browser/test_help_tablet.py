@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play import RUN_SHOTS, record_until, start_game, unlock  # type: ignore[import-not-found]
+from play import RUN_SHOTS, record_until, shots_folder, start_game, unlock  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
 from companion.table.session import Table
@@ -59,6 +59,9 @@ def test_a_secret_choice_opens_the_rules_on_choosing(page: Any, companion: tuple
         orient = "landscape" if size["width"] > size["height"] else "portrait"
         RUN_SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(RUN_SHOTS / f"help-cincinnati-choose-{lang}-{orient}.png"))
+        if lang == "en":  # the picture docs/tablet.md shows
+            shots_folder().mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shots_folder() / f"help-choose-{orient}.jpg"), type="jpeg", quality=70)
         page.get_by_test_id("help-close").click()
         expect(page.get_by_test_id("help")).to_be_hidden()
 

@@ -14,8 +14,10 @@ from companion.table.simulate import simulated_lines
 
 pytestmark = pytest.mark.browser
 
-# each game's owners on the board, next to what every game shows
-OWNERS = {"heckmeck": ".tile-owner", "cincinnati": ".ci-at", "lasvegas": ".die-owner", "lordsofvegas": ".lov-owner"}
+# each game's owners on the board (in Lords of Vegas the owners of tiles and of marked lots), next to what
+# every game shows
+OWNERS = {"heckmeck": ".tile-owner", "cincinnati": ".ci-at", "lasvegas": ".die-owner",
+          "lordsofvegas": ".lov-owner, .lov-lot .badge"}
 SIZES_JS = """sels => sels.map((sel) => {
   const els = [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length && e.textContent.trim());
   return [sel, els.length, Math.min(...els.map((e) => parseFloat(getComputedStyle(e).fontSize)))];

@@ -11,6 +11,9 @@
   const fixed = {};
   window.formatNumber = (x, digits = 0) => (fixed[digits] || (fixed[digits] = new Intl.NumberFormat(
     bundle.locale === "qps" ? "en" : bundle.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }))).format(x);
+  // money one way everywhere the page writes it: "$60,000", "$60.000" (it, de), "$60 000" (ru), like the
+  // server's ${amount} message
+  window.formatMoney = (x) => `${x < 0 ? "−" : ""}$${window.formatNumber(Math.abs(x))}`;
   const show = (value) => (typeof value === "number" && Number.isInteger(value) ? numbers.format(value) : String(value));
   const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (m, key) => (values && key in values ? show(values[key]) : m));
   window._ = (text, values) => {

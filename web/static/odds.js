@@ -20,6 +20,7 @@
   const pct = (p) => (p > 0 && p < 0.005 ? "<1%" : p > 0.995 && p < 1 ? ">99%" : `${Math.round(p * 100)}%`);
   const signed = (x, digits = 1) => `${x >= 0 ? "+" : "−"}${window.formatNumber(Math.abs(x), digits)}`;
   const money = (x) => window.formatNumber(Math.round(x));
+  const cash = (x) => window.formatMoney(Math.round(x));  // Las Vegas and Cincinnati money, "$60,000"
   // Lords of Vegas money is in millions, written $5M as on the board
   const dollars = (x) => `${x < 0 ? "−" : ""}$${Number.isInteger(x) || Math.abs(x) >= 10 ? Math.round(Math.abs(x)) : window.formatNumber(Math.abs(x), 2)}M`;
   const face = (f) => (f === "worm" ? _("worm") : String(f));
@@ -155,12 +156,12 @@
     return o.choices.map((c) => {
       const dice = c.white ? _("{own} + {white} white", { own: c.own, white: c.white }) : ngettext("{n} die", "{n} dice", c.own);
       const after = c.casino_after;
-      const lead = after.paid.length ? after.paid.map((s) => `${name(g, s.seat === -1 ? null : s.seat) || _("white")} ${s.note ? money(s.note) : "—"}`).join(", ") : "—";
+      const lead = after.paid.length ? after.paid.map((s) => `${name(g, s.seat === -1 ? null : s.seat) || _("white")} ${s.note ? cash(s.note) : "—"}`).join(", ") : "—";
       const tied = after.tied_out.length ? ` · ${_("tied out: {who}", { who: after.tied_out.map((t) => t.seats.map((s) => (s === -1 ? _("white") : name(g, s))).join("/")).join(", ") })}` : "";
       const e = c.expected;
       const row = line(c.best ? "best" : "",
         _("Casino {n} ({dice}): now {lead}{tied}", { n: c.face, dice, lead, tied }), " · ",
-        _("you now {now}, expected {mean} ± {err}", { now: money(c.if_ended_now[me]), mean: money(e.mean), err: money(e.half_width) }),
+        _("you now {now}, expected {mean} ± {err}", { now: cash(c.if_ended_now[me]), mean: cash(e.mean), err: cash(e.half_width) }),
         " ", star(c.best));
       row.title = ngettext("{n} simulated round end", "{n} simulated round ends", e.rollouts);
       return row;
@@ -319,12 +320,14 @@
     }
     box.append(table);
     const notes = [];
-    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + money(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series }));
+    // a swing of money is written as money: dollars, or millions in Lords of Vegas
+    const swingOf = (x) => (!s.swing || s.swing.series !== "money" ? money(x) : g.name === "lordsofvegas" ? `$${window.formatNumber(x)}M` : cash(x));
+    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + swingOf(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series }));
     if (s.time.mean_turn_seconds !== null) notes.push(_("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
     if (s.money_per_casino) {
       const best = s.money_per_casino.map((row, seat) => {
         const top = row.indexOf(Math.max(...row));
-        return _("{name} won most at casino {n} ({money})", { name: s.players[seat], n: top + 1, money: money(row[top]) });
+        return _("{name} won most at casino {n} ({money})", { name: s.players[seat], n: top + 1, money: cash(row[top]) });
       });
       notes.push(best.join("; "));
     }

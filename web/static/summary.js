@@ -140,7 +140,7 @@
       legend: { live: false },  // the players' names and line styles; values on hover mean nothing on a tablet
       scales: { x: { time: false } },
       axes: [{ ...axis, label: gv.roundName || _("Round"), values: whole(String) },
-        { ...axis, size: 60, values: whole((v) => (gv.formatScore ? gv.formatScore(v) : window.formatNumber(v))) }],
+        { ...axis, size: gv.axisSize || 60, values: whole((v) => (gv.formatScore ? gv.formatScore(v) : window.formatNumber(v))) }],
       series: [
         { label: gv.roundName || _("Round") },
         ...g.players.map((n, i) => ({

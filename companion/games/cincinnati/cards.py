@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from companion.games.messages import Msg, Param, msg
+from companion.games.words import money
 
 Card = int | str
 
@@ -46,7 +47,7 @@ def remove_one(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 def label(card: Card) -> Msg:
     """A card as the table says it: its amount (written the locale's way), a duel card or 2 chips."""
     if isinstance(card, int):
-        return msg("{amount}", amount=card)
+        return money(card)
     return msg("duel card") if card == DUEL else msg("2 chips")
 
 

@@ -20,6 +20,7 @@ from companion.games.evolve import evolve
 from companion.games.inputs import Die
 from companion.games.messages import Param, msg
 from companion.games.violations import RuleViolation
+from companion.games.words import money
 
 Result = tuple[CincinnatiState, list[Event]]
 
@@ -162,7 +163,7 @@ def _settle(state: CincinnatiState, duel: Duel, events: list[Event]) -> Result:
                 player=h.name,
                 hand=best.describe(),
                 opponent=o.name,
-                amount=card,
+                amount=money(card),
             )
         else:
             card = 0

@@ -10,7 +10,7 @@ asked again until nobody pays.
 from __future__ import annotations
 
 from companion.games.base import Event
-from companion.games.cincinnati.cards import DUEL, Card, label, labels, parse, remove_one, sort_cards
+from companion.games.cincinnati.cards import DUEL, MONEY_VALUES, Card, label, labels, parse, remove_one, sort_cards
 from companion.games.cincinnati.clearing import clear_tables
 from companion.games.cincinnati.hands import TABLE_NAMES, hand, shown
 from companion.games.cincinnati.seating import names, precedence, with_player
@@ -20,6 +20,7 @@ from companion.games.evolve import evolve
 from companion.games.inputs import Die
 from companion.games.messages import msg, nmsg
 from companion.games.violations import RuleViolation
+from companion.games.words import money
 
 Result = tuple[CincinnatiState, list[Event]]
 
@@ -28,7 +29,12 @@ def reveal(state: CincinnatiState, value: int | str) -> Result:
     card = parse(value)
     if card is None:
         raise RuleViolation(
-            msg("There is no card {card}; the cards are 15,000 to 35,000, duel and 2 chips.", card=str(value))
+            msg(
+                "There is no card {card}; the cards are {low} to {high}, duel and 2 chips.",
+                card=str(value),
+                low=money(min(MONEY_VALUES)),
+                high=money(max(MONEY_VALUES)),
+            )
         )
     if card not in state.unseen:
         raise RuleViolation(

@@ -47,6 +47,7 @@ from companion.games.codec import ActionCodec
 from companion.games.inputs import JSON, CardSpec
 from companion.games.messages import Msg, msg, nmsg
 from companion.games.violations import RuleViolation
+from companion.games.words import money
 
 OPTIONS = frozenset({"virtual_deck"})
 ALL_TABLES: tuple[str, ...] = ("A", "B", "C")
@@ -226,11 +227,15 @@ class CincinnatiRules(Rules[CincinnatiState, Action]):
         score = best[0]
         if len(winners) == 1:
             text = msg(
-                "{player} wins with {amount} (chips included).", player=state.players[winners[0]].name, amount=score
+                "{player} wins with {amount} (chips included).",
+                player=state.players[winners[0]].name,
+                amount=money(score),
             )
             return Outcome(winners, text)
         text = msg(
-            "{players} share the win with {amount} each (chips included).", players=names(state, winners), amount=score
+            "{players} share the win with {amount} each (chips included).",
+            players=names(state, winners),
+            amount=money(score),
         )
         return Outcome(winners, text)
 
@@ -297,7 +302,7 @@ def _standing(player: Player) -> tuple[int, ...]:
     return (player.score, *(player.money.count(v) for v in reversed(MONEY_VALUES)))
 
 
-def _challenge_label(name: str, money: tuple[int, ...]) -> Msg:
-    if money:
-        return msg("Duel {player} (top card {amount})", player=name, amount=money[0])
+def _challenge_label(name: str, cards: tuple[int, ...]) -> Msg:
+    if cards:
+        return msg("Duel {player} (top card {amount})", player=name, amount=money(cards[0]))
     return msg("Duel {player} (no money card)", player=name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from companion.games.lasvegas.banknotes import highest_first
 from companion.games.messages import Msg, Param, msg, nmsg
+from companion.games.words import money
 
 WHITE = -1
 """The seat number the neutral dice are paid under."""
@@ -89,7 +90,7 @@ def describe(payout: CasinoPayout, names: Sequence[str]) -> Msg:
     parts: list[Param] = []
     paid = [s for s in payout.ranked if s.note is not None]
     if paid:
-        parts.append([msg("{player} {amount}", player=who(s.seat), amount=s.note or 0) for s in paid])
+        parts.append([msg("{player} {amount}", player=who(s.seat), amount=money(s.note or 0)) for s in paid])
     for tie in payout.ties:
         parts.append(
             nmsg(
@@ -103,7 +104,7 @@ def describe(payout: CasinoPayout, names: Sequence[str]) -> Msg:
     if empty:
         parts.append(msg("no banknote left for {players}", players=[who(s.seat) for s in empty]))
     if payout.under:
-        parts.append(msg("{amounts} under the deck", amounts=list(payout.under)))
+        parts.append(msg("{amounts} under the deck", amounts=[money(a) for a in payout.under]))
     if not parts:
         return msg("Casino {casino}: no dice and no banknotes.", casino=payout.casino)
     if not payout.ranked and not payout.ties:

@@ -41,7 +41,7 @@ from companion.games.lasvegas.view import own_money, payout_json, scoreboard, wi
 from companion.games.lasvegas.words import placed_text, placement_label, roll_prompt
 from companion.games.messages import msg, nmsg
 from companion.games.violations import RuleViolation
-from companion.games.words import colour_word, face_word
+from companion.games.words import colour_word, face_word, money
 
 
 class LasVegasRules(Rules[LasVegasState, Action]):
@@ -108,17 +108,17 @@ class LasVegasRules(Rules[LasVegasState, Action]):
                     "Round {round}: casino {casino} holds {amount}; the companion draws a banknote.",
                     round=state.round,
                     casino=number,
-                    amount=held,
+                    amount=money(held),
                 )
             else:
                 prompt = msg(
                     "Round {round}: casino {casino} holds {amount}; draw a banknote, enter its value.",
                     round=state.round,
                     casino=number,
-                    amount=held,
+                    amount=money(held),
                 )
             values = tuple(sorted(set(state.deck)))
-            notes = tuple(Option[Action](DrawNote(v), msg("Banknote {amount}", amount=v)) for v in values)
+            notes = tuple(Option[Action](DrawNote(v), msg("Banknote {amount}", amount=money(v))) for v in values)
             source: Literal["table", "companion"] = "companion" if state.virtual_deck else "table"
             return Awaiting("card", (state.start,), prompt, notes, card=CardSpec("banknotes", values), source=source)
         if state.phase == "spare":
@@ -151,7 +151,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
                 "{player} wins with {amount} in {n} banknotes.",
                 count,
                 player=state.players[leaders[0]],
-                amount=amount,
+                amount=money(amount),
             )
             return Outcome(leaders, text)
         text = nmsg(
@@ -159,7 +159,7 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             "{players} share the win with {amount} in {n} banknotes each.",
             count,
             players=[state.players[i] for i in leaders],
-            amount=amount,
+            amount=money(amount),
         )
         return Outcome(leaders, text)
 
@@ -182,16 +182,16 @@ class LasVegasRules(Rules[LasVegasState, Action]):
             raise RuleViolation(
                 msg(
                     "There is no {amount} banknote; the banknotes go from {low} to {high}.",
-                    amount=value,
-                    low=min(VALUES),
-                    high=max(VALUES),
+                    amount=money(value),
+                    low=money(min(VALUES)),
+                    high=money(max(VALUES)),
                 )
             )
         if value not in state.deck:
             raise RuleViolation(
                 msg(
                     "Every {amount} banknote is already out of the deck; check the banknote and enter it again.",
-                    amount=value,
+                    amount=money(value),
                 )
             )
         number = state.casino_to_stock()
@@ -199,7 +199,8 @@ class LasVegasRules(Rules[LasVegasState, Action]):
         casino = state.casinos[number - 1]
         casino = evolve(casino, notes=highest_first(casino.notes + (value,)))
         state = evolve(state, deck=remove_one(state.deck, value), casinos=_with(state.casinos, casino))
-        text = msg("Casino {casino} gets {amount} ({total} in all).", casino=number, amount=value, total=casino.total)
+        held = money(casino.total)
+        text = msg("Casino {casino} gets {amount} ({total} in all).", casino=number, amount=money(value), total=held)
         events = [Event("stocked", text, {"casino": number, "note": value, "total": casino.total})]
         return self._continue_stocking(state, events)
 

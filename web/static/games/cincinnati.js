@@ -2,13 +2,15 @@
 "use strict";
 (function () {
   const MONEY = [35000, 30000, 25000, 20000, 15000];
+  // the score strip's 48 px digits in thousands (six players side by side); everywhere else formatMoney
   const k = (v) => `${v / 1000}k`;
+  const money = (v) => window.formatMoney(v);
   const standing = (p) => [p.score, ...MONEY.map((v) => p.cards.filter((c) => c === v).length)];
-  // the money cards that break a tie on money, biggest first ("1 × 35k, 2 × 20k"), or that none can
+  // the money cards that break a tie on money, biggest first ("1 × $35,000, 2 × $20,000"), or that none can
   const tieBreak = (s) => {
     const held = MONEY.map((v, i) => [v, s[i + 1]]).filter(([, n]) => n > 0);
     if (!held.length) return _("tie on money; no money cards to break it");
-    return _("tie on money; biggest cards: {cards}", { cards: held.map(([v, n]) => `${n} × ${k(v)}`).join(", ") });
+    return _("tie on money; biggest cards: {cards}", { cards: held.map(([v, n]) => `${n} × ${money(v)}`).join(", ") });
   };
   const cmp = (a, b) => { for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i] - a[i]; return 0; };
 
@@ -18,9 +20,10 @@
       { key: "virtual_deck", type: "bool", label: _("The companion turns the cards"), hint: _("(no physical deck needed)") },
     ],
     colours: ["red", "blue", "green", "yellow", "purple", "orange", "black", "white"],
-    scoreName: _("Money with chips ($1,000s)"),
-    formatScore: (v) => k(v),
-    cardLabel: (v) => (typeof v === "number" ? k(v) : v === "duel" ? _("Duel") : _("2 chips")),
+    scoreName: _("Money with chips"),
+    formatScore: (v) => money(v),
+    axisSize: 84,  // "$600,000" beside the chart
+    cardLabel: (v) => (typeof v === "number" ? money(v) : v === "duel" ? _("Duel") : _("2 chips")),
     scores(sb) {
       return sb.players.map((p, i) => ({
         values: [{ text: k(p.score), unit: ngettext("with {n} chip", "with {n} chips", p.chips), testid: `score-${i}` }],
@@ -39,7 +42,7 @@
           return {
             seat,
             key: s.join(":"),
-            main: `$${window.formatNumber(p.score)}`,
+            main: money(p.score),
             tiebreak: tied ? tieBreak(s) : "",
           };
         });

@@ -9,10 +9,11 @@
   ],
   colours: ["red", "blue", "green", "yellow", "black"],
   colourOption: true,
-  scoreName: _("Money ($1,000s)"),
-  formatScore: (v) => `${Math.round(v / 1000)}k`,
+  scoreName: _("Money"),
+  formatScore: (v) => window.formatMoney(v),
+  axisSize: 84,  // "$600,000" beside the chart
   peeking: new Map(),  // seat -> its own money, fetched with the PIN (never in the shared view)
-  cardLabel: (v) => `${v / 1000}k`,
+  cardLabel: (v) => window.formatMoney(v),
   scores(sb, g) {
     const self = this;
     return sb.players.map((p, i) => {
@@ -49,7 +50,7 @@
       .map(({ seat, p }, i, all) => ({
         seat,
         key: p.money,
-        main: `$${window.formatNumber(p.money)}`,
+        main: window.formatMoney(p.money),
         tiebreak: all.some((o) => o.seat !== seat && o.p.money === p.money) ? _("tied: they share the place") : "",
       }));
   },
@@ -73,7 +74,7 @@
           if (!got.length) paid.append(h("span", "muted", "—"));
           for (const p of got) {
             const line = h("div", "paid-line");
-            line.append(h("span", `die mini ${p.colour}`, ""), ` ${p.name}: $${window.formatNumber(p.note)}`);
+            line.append(h("span", `die mini ${p.colour}`, ""), ` ${p.name}: ${window.formatMoney(p.note)}`);
             paid.append(line);
           }
           const ties = h("td");
@@ -90,7 +91,6 @@
   },
   render(sb, el, game) {
     const h = window.h;
-    const money = (v) => `$${window.formatNumber(v)}`;
     const head = h("div", "lv-head");
     head.append(h("b", "", _("Round {n} of {of}", { n: sb.round, of: sb.rounds })),
       h("span", "muted", " · " + _("deck: {n} · under the deck: {under}", {
@@ -105,8 +105,7 @@
       box.append(h("div", "casino-number", String(c.number)));
       const notes = h("div", "notes");
       for (const n of c.notes) {
-        const note = h("span", "note", `${n / 1000}k`);
-        note.setAttribute("aria-label", money(n));
+        const note = h("span", "note", window.formatMoney(n));
         notes.append(note);
       }
       box.append(notes);
