@@ -115,3 +115,17 @@ def test_the_part_follows_the_game_and_the_board_rings_what_changed(page: Any, c
     RUN_SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(RUN_SHOTS / "changed-heckmeck-landscape.png"))
     expect(page.locator("#board .changed")).to_have_count(0, timeout=10_000)  # a short highlight
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_payout_summary_opens_how_a_casino_pays(page: Any, companion: tuple[str, Table], lang: str) -> None:
+    base, table = companion
+    table.open(table.import_record(record_until("lasvegas", ["Ann", "Bob", "Cy"], 3,
+                                                lambda aw: aw.kind == "card" and aw.prompt.params.get("round") == 2)))
+    page.set_viewport_size({"width": 800, "height": 1280})
+    page.goto(f"{base}/?lang={lang}")
+    expect(page.get_by_test_id("summary")).to_be_visible()  # round 1's payout, not yet dismissed here
+    page.get_by_test_id("summary-help").click()
+    opened_at(page, lang, "lasvegas", "payout")
+    page.get_by_test_id("help-close").click()
+    expect(page.get_by_test_id("summary")).to_be_visible()  # the summary is still there to read
