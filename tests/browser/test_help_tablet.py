@@ -129,3 +129,18 @@ def test_a_payout_summary_opens_how_a_casino_pays(page: Any, companion: tuple[st
     opened_at(page, lang, "lasvegas", "payout")
     page.get_by_test_id("help-close").click()
     expect(page.get_by_test_id("summary")).to_be_visible()  # the summary is still there to read
+
+
+def test_placing_dice_rings_that_casino_alone(page: Any, companion: tuple[str, Table]) -> None:
+    base, table = companion
+    table.open(table.import_record(record_until("lasvegas", ["Ann", "Bob"], 3, lambda aw: aw.kind == "choice")))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(base)
+    close_dialogs(page)
+    unlock(page)
+    face = table.view()["game"]["awaiting"]["options"][0]["action"]["face"]
+    page.get_by_test_id("options").locator("button.option").first.click()
+    # the casino that got the dice, and nothing else: the casinos the roll could have gone to lose their
+    # mark, which is no change of the board
+    expect(page.locator("#board .changed")).to_have_count(1)
+    expect(page.locator(f"#board [data-testid='casino-{face}']")).to_have_class(re.compile(r"\bchanged\b"))

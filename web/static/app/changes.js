@@ -21,12 +21,15 @@ function keyOf(el) {
   return el.dataset.testid || (el.dataset.lot && `lot:${el.dataset.lot}`) || (el.dataset.tile && `tile:${el.dataset.tile}`) || "";
 }
 
-// What a piece shows: its words and the classes of it and its parts (a tile's colour, a die's face); of a
-// score card only the score (whose turn it is changes at nearly every input and has its own gold ring).
+// What a piece shows: its words, and the classes and inline styles of it and its parts (a tile's colour, a
+// die's face); not the marks of what may be done next (a casino the roll can go to, a lot tapped). Of a
+// score card only the score: whose turn it is changes at nearly every input and has its own gold ring.
+const PASSING = new Set(["changed", "can-place", "focused", "current"]);
 function looks(el) {
   if (el.classList.contains("score-card")) return (el.querySelector(".score-values") || el).textContent;
-  const classes = [el, ...el.querySelectorAll("*")].map((e) => String(e.className.baseVal ?? e.className).replace(/\bchanged\b/, ""));
-  return `${el.textContent}|${classes.join(",")}`;
+  const parts = [el, ...el.querySelectorAll("*")].map((e) =>
+    `${[...e.classList].filter((c) => !PASSING.has(c)).join(" ")}/${e.getAttribute("style") || ""}`);
+  return `${el.textContent}|${parts.join(",")}`;
 }
 
 function pieces() {
