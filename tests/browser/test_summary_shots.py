@@ -124,3 +124,27 @@ def test_lords_of_vegas_end_of_game_in_the_results(browser: Any, companion: tupl
     assert final and final["card"] == END_OF_GAME, "this seed's game ends on 90 points: pick another"
     for text in shoot(browser, base, "lordsofvegas-final", results):
         assert "end of game" in text, text
+
+
+def event(kind: str) -> Want:
+    return lambda t, before: kind in [e.kind for e in t.steps[-1].events] and t.rules.outcome(t.state) is None
+
+
+@pytest.mark.parametrize(("game", "players", "kind", "seed"), [
+    ("heckmeck", ["Anna", "Benno"], "failed", 2),
+    ("cincinnati", ["Anna", "Benno", "Carla", "Dora"], "duel_won", 2),
+    ("lordsofvegas", ["Anna", "Benno", "Carla"], "gamble_result", 4),
+])
+def test_big_moments(browser: Any, companion: tuple[str, Table], game: str, players: list[str], kind: str,
+                     seed: int) -> None:
+    base, table = companion
+    table.open(table.import_record(cut_after(game, players, {}, seed, event(kind))))
+
+    def moment(page: Any) -> Any:
+        page.evaluate("() => document.querySelectorAll('dialog[open]').forEach((d) => d.close())")
+        banner = page.get_by_test_id("moment")
+        expect(banner).to_have_attribute("data-kind", kind)
+        return banner
+
+    for shown in shoot(browser, base, f"{game}-moment", moment):
+        assert len(shown) > 20, shown
