@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play import RUN_SHOTS, record_until, shots_folder, start_game, unlock  # type: ignore[import-not-found]
+from play import RUN_SHOTS, axe_problems, record_until, shots_folder, start_game, unlock  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
 from companion.table.session import Table
@@ -56,6 +56,7 @@ def test_a_secret_choice_opens_the_rules_on_choosing(page: Any, companion: tuple
         close_dialogs(page)
         page.get_by_test_id("help-now").click()
         opened_at(page, lang, "cincinnati", "choose")
+        assert not axe_problems(page, f"rules {lang} {size}")  # contrast of the marked part included
         orient = "landscape" if size["width"] > size["height"] else "portrait"
         RUN_SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(RUN_SHOTS / f"help-cincinnati-choose-{lang}-{orient}.png"))
@@ -144,3 +145,4 @@ def test_placing_dice_rings_that_casino_alone(page: Any, companion: tuple[str, T
     # mark, which is no change of the board
     expect(page.locator("#board .changed")).to_have_count(1)
     expect(page.locator(f"#board [data-testid='casino-{face}']")).to_have_class(re.compile(r"\bchanged\b"))
+    assert not axe_problems(page, "a ringed casino")
