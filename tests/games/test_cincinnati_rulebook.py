@@ -518,7 +518,7 @@ def test_rulebook_the_duel_holder_who_wins_takes_the_opponents_highest_money_car
     assert g.player("Paolo")["chips"] == 2
     g.do(NoMore(), NoMore())  # Giulia stops, Paolo stops: the duel is over
     assert g.player("Giulia")["cards"] == [35_000] and g.player("Paolo")["cards"] == [15_000]
-    assert "takes Paolo's 35,000" in g.log[-2]
+    assert "takes Paolo's $35,000" in g.log[-2]
     assert g.state.round == 3 and g.state.discard.count(DUEL) == 1
     assert count_cards(g.state) == 36
 

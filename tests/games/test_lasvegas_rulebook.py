@@ -86,7 +86,7 @@ def test_rulebook_tie_example_1_and_payout_example_1_caesars_palace() -> None:
     assert 10_000 in state.under
     line = rules.scoreboard(state)["payout"]["lines"][2]
     assert localize(line, "en") == (
-        "Casino 3: Anna 80,000 and Denny 30,000; Benno and Carla tied with 3 dice, out; 10,000 under the deck."
+        "Casino 3: Anna $80,000 and Denny $30,000; Benno and Carla tied with 3 dice, out; $10,000 under the deck."
     )
 
 

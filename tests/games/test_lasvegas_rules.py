@@ -139,7 +139,7 @@ def over(*won: tuple[int, ...]) -> LasVegasState:
 def test_ruling_end_most_money_wins() -> None:
     outcome = rules.outcome(over((90_000,), (50_000, 30_000)))
     assert outcome is not None and outcome.winners == (0,)
-    assert str(outcome.text) == "Anna wins with 90,000 in 1 banknote."
+    assert str(outcome.text) == "Anna wins with $90,000 in 1 banknote."
 
 
 def test_ruling_end_tie_on_money_most_banknotes_wins() -> None:
@@ -316,10 +316,10 @@ def test_faces_other_than_one_to_six_are_refused() -> None:
 
 def test_notes_that_are_not_in_the_deck_are_refused() -> None:
     state = rules.setup(NAMES, {})
-    with pytest.raises(RuleViolation, match="no 15,000 banknote"):
+    with pytest.raises(RuleViolation, match=r"no \$15,000 banknote"):
         rules.apply(state, DrawNote(15_000))
     state = replace(state, deck=tuple(v for v in state.deck if v != 60_000))
-    with pytest.raises(RuleViolation, match="Every 60,000 banknote is already out"):
+    with pytest.raises(RuleViolation, match=r"Every \$60,000 banknote is already out"):
         rules.apply(state, DrawNote(60_000))
 
 
