@@ -322,7 +322,7 @@
     const notes = [];
     // a swing of money is written as money: dollars, or millions in Lords of Vegas
     const swingOf = (x) => (!s.swing || s.swing.series !== "money" ? money(x) : g.name === "lordsofvegas" ? `$${window.formatNumber(x)}M` : cash(x));
-    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + swingOf(Math.abs(s.swing.delta)), what: SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series }));
+    if (s.swing) notes.push(_("Biggest swing: {name} {delta} {what}", { name: s.players[s.swing.seat], delta: (s.swing.delta >= 0 ? "+" : "−") + swingOf(Math.abs(s.swing.delta)), what: s.swing.series === "money" ? "" : SERIES[s.swing.series] ? SERIES[s.swing.series]() : s.swing.series }).trim());  // "$" says money
     if (s.time.mean_turn_seconds !== null) notes.push(_("A turn took {t} on average", { t: clock(s.time.mean_turn_seconds) }));
     if (s.money_per_casino) {
       const best = s.money_per_casino.map((row, seat) => {

@@ -15,7 +15,7 @@ function li(text, testid) {
 const who = (p) => p.name || _("a former player");
 const minutes = (s) => _("{n} min", { n: Math.round(s / 60) });
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
-const UNITS = { worms: () => _("worms"), money: () => _("money"), points: () => _("points") };
+const UNITS = { worms: () => _("worms"), points: () => _("points") };
 
 // What one player's dice did, in words: how many, their mean against a fair die's, and whether the
 // spread of faces looks like fair dice (the chi-square test of the end-of-game statistics).
@@ -49,9 +49,12 @@ export async function renderTonight() {
     list.append(li(_("Longest game: {game}, {time}", { game: title(game ? game.game : ""), time: minutes(night.longest.seconds) })));
   }
   if (night.swing) {
-    const unit = (UNITS[night.swing.series] || (() => night.swing.series))();
-    list.append(li(_("Biggest swing: {name}, {delta} {unit} in one move ({game})",
-      { name: who(night.swing), delta: signed(night.swing.delta), unit, game: title(night.swing.game) }), "tonight-swing"));
+    const s = night.swing;
+    const amount = s.series === "money"  // money as everywhere on the page ("+$240,000"), the rest with its unit
+      ? (s.delta > 0 ? "+" : "") + window.formatMoney(s.delta)
+      : `${signed(s.delta)} ${(UNITS[s.series] || (() => s.series))()}`;
+    list.append(li(_("Biggest swing: {name}, {amount} in one move ({game})",
+      { name: who(s), amount, game: title(s.game) }), "tonight-swing"));
   }
   if (night.luckiest) {
     const l = night.luckiest;
