@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.head_fit import targets as head_targets
 from companion.vision.render import BODY_BGR, RenderDie, Scene, render_scene
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -352,22 +353,10 @@ def _moved(points: np.ndarray, persp: np.ndarray, size: int) -> np.ndarray:
 
 def targets(dice: np.ndarray, size: int, stride: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heatmap (g x g, Gaussian peaks of 1 at die centres), regression targets (3 x g x g: dx, dy,
-    log side/stride) and their mask (g x g)."""
+    log side/stride) and their mask (g x g): the same targets the table's own refit of the head uses
+    (``companion.vision.head_fit.targets``), on a square grid."""
     g = size // stride
-    heat = np.zeros((g, g), np.float32)
-    reg = np.zeros((3, g, g), np.float32)
-    mask = np.zeros((g, g), np.float32)
-    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
-    for cx, cy, side in dice:
-        x, y = cx / stride, cy / stride
-        ix, iy = int(x), int(y)
-        if not (0 <= ix < g and 0 <= iy < g):
-            continue
-        sigma = max(0.6, side / stride / 6.0)
-        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma**2)))
-        reg[:, iy, ix] = (x - ix, y - iy, math.log(max(side, 1.0) / stride))
-        mask[iy, ix] = 1.0
-    return heat, reg, mask
+    return head_targets([(float(cx), float(cy), float(side)) for cx, cy, side in dice], (g, g), stride)
 
 
 def hard_weights(negatives: np.ndarray, heat: np.ndarray, stride: int, weight: float) -> np.ndarray:
