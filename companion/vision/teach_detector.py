@@ -26,7 +26,7 @@ from companion.vision.detector import DieDetector
 from companion.vision.detector_head import Head
 from companion.vision.empty_tray import EmptyTray
 from companion.vision.evaluate import LabelledDie, Score
-from companion.vision.head_fit import Cells, FeatureMap, fit_mined, loss_and_grads, sample
+from companion.vision.head_fit import Cells, FeatureMap, fit_mined, loss_and_grads, sample_all
 from companion.vision.profile_build import build_profile
 from companion.vision.reader import DiceReader
 
@@ -117,7 +117,7 @@ def maps_of(detector: DieDetector, frames: Iterable[tuple[np.ndarray, Sequence[L
 
 def all_cells(maps: Sequence[FeatureMap], rng: np.random.Generator) -> Cells:
     """Every cell of the maps (the held-back rolls' loss is measured on all of it)."""
-    return Cells.join([sample(m.feats, m.dice, m.stride, np.ones(m.feats.shape[1:], bool), rng) for m in maps])
+    return sample_all(maps, [np.ones(m.feats.shape[1:], bool) for m in maps], rng)
 
 
 def read_held(reader: DiceReader, rolls: Sequence[Roll], profile: Any, faces: Sequence[int | str] | None,

@@ -16,7 +16,7 @@ from companion.vision.detector import DieDetector
 from companion.vision.detector_head import Head
 from companion.vision.detector_job import TableDetector
 from companion.vision.evaluate import LabelledDie, iterate
-from companion.vision.head_fit import Cells, FeatureMap, fit, fit_mined, loss_and_grads, sample
+from companion.vision.head_fit import Cells, FeatureMap, fit, fit_mined, loss_and_grads, sample, sample_all
 from companion.vision.table_rolls import TableRolls
 from companion.vision.teach_detector import HeldBack, keeps, split, teach
 
@@ -118,6 +118,19 @@ def test_the_refit_lowers_the_loss_on_a_synthetic_problem():
     assert top == {(int(y / 4), int(x / 4)) for x, y, _ in maps[0].dice}
     frozen, _ = fit(shipped, cells, steps=20, conv=False)
     assert np.array_equal(frozen.conv_w, shipped.conv_w)  # conv=False refits the output layer alone
+
+
+def test_sampling_all_maps_at_once_gives_the_same_cells_as_one_by_one():
+    # the teaching unfolds every map's cells straight into one array (half the memory of joining parts)
+    shipped, maps = _synthetic(np.random.default_rng(0))
+    suspects = [shipped.apply(m.feats)[0] >= -3.0 for m in maps]
+    one = sample(maps[0].feats, maps[0].dice, maps[0].stride, suspects[0], np.random.default_rng(5))
+    rng = np.random.default_rng(5)
+    parts = Cells.join([sample(m.feats, m.dice, m.stride, s, rng) for m, s in zip(maps, suspects, strict=True)])
+    together = sample_all(maps, suspects, np.random.default_rng(5))
+    for name in ("cols", "heat", "reg", "mask", "weight"):
+        assert np.array_equal(getattr(parts, name), getattr(together, name)), name
+    assert together.cols.shape[0] > one.cols.shape[0] > 0 and together.cols.dtype == np.float32
 
 
 def test_a_taught_head_is_kept_only_when_it_reads_better():
