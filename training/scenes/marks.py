@@ -6,17 +6,20 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-CELL = 128
-_P = 0.52
-PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0.0, 0.0),),
-    2: ((-_P, -_P), (_P, _P)),
-    3: ((-_P, -_P), (0.0, 0.0), (_P, _P)),
-    4: ((-_P, -_P), (_P, -_P), (-_P, _P), (_P, _P)),
-    5: ((-_P, -_P), (_P, -_P), (0.0, 0.0), (-_P, _P), (_P, _P)),
-    6: ((-_P, -_P), (_P, -_P), (-_P, 0.0), (_P, 0.0), (-_P, _P), (_P, _P)),
-}
+from companion.vision.render_die import PIP_LAYOUT
 
+CELL = 128
+_P = 0.52  # a little wider apart than the 2D renderer's (0.5): the rounded edge takes the rim
+
+
+def _side(x: float) -> float:
+    return _P if x > 0 else -_P if x < 0 else 0.0
+
+
+# the 2D renderer's layout (companion/vision/render_die.py), spread to this face
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    v: tuple((_side(x), _side(y)) for x, y in spots) for v, spots in PIP_LAYOUT.items()
+}
 
 def _worm(alpha: np.ndarray, x0: int, y0: int) -> None:
     """A wriggling worm: a thick sine stroke with a round head (the symbol face of Heckmeck)."""
