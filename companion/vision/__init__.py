@@ -24,6 +24,8 @@ Learning the table's own dice:
 - ``profile_store``: the daemon's profile file, grown from every roll the table confirms.
 - ``retrain_network``: the whole network retrained deeper on a grown profile (torch, offline).
 - ``retrain_job``: which model the daemon reads with, and the background job that runs the above.
+- ``background_job``: one such job at a time in a child process, and whether its result still counts
+  (shared with the detector's teaching, ``detector_job``).
 
 Tools: ``render`` (synthetic dice-tray frames: mock camera, edge cases, symbol faces; a die is drawn
 by ``render_die``, the tray by ``render_tray``), ``evaluate``

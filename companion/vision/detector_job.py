@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
-import subprocess
 import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.vision.background_job import BackgroundJob, lowest_priority
 from companion.vision.detector_head import Head
 
 log = logging.getLogger(__name__)
@@ -34,8 +32,7 @@ def teach_command(rolls: Path, empty: Path | None, out: Path, verdict: Path) -> 
            "--verdict", str(verdict)]
     if empty is not None:
         cmd += ["--empty", str(empty)]
-    nice = shutil.which("nice")
-    return [nice, "-n", "19", *cmd] if nice else cmd
+    return lowest_priority(cmd)
 
 
 def read_verdict(path: Path) -> dict[str, Any] | None:
@@ -47,20 +44,19 @@ def read_verdict(path: Path) -> dict[str, Any] | None:
     return out if isinstance(out, dict) else None
 
 
-class TableDetector:
+class TableDetector(BackgroundJob):
     """The head file in the data folder, and the job that writes it."""
+
+    what = "teaching the die detector"
+    thread_name = "dice-teach"
 
     def __init__(self, folder: Path | str, *, command: Callable[..., list[str]] = teach_command,
                  on_change: Callable[[], None] | None = None) -> None:
+        super().__init__(on_change)
         folder = Path(folder)
         self.path = folder / HEAD_FILE
         self.verdict_path = folder / VERDICT_FILE
         self.command = command
-        self.on_change = on_change
-        self._lock = threading.Lock()
-        self._job: subprocess.Popen[bytes] | None = None
-        self._watch: threading.Thread | None = None
-        self._generation = 0
         self._loaded: tuple[float, Head | None] | None = None
 
     def _pending(self, path: Path) -> Path:
@@ -87,7 +83,7 @@ class TableDetector:
 
     @property
     def teaching(self) -> bool:
-        return self._job is not None
+        return self.running
 
     def start(self, rolls: Path, empty: Path | None) -> bool:
         """Teach the detector on the rolls file, in the background; False when a job runs already or
@@ -98,55 +94,30 @@ class TableDetector:
             out, verdict = self._pending(self.path), self._pending(self.verdict_path)
             out.unlink(missing_ok=True)
             verdict.unlink(missing_ok=True)
-            try:
-                self._job = subprocess.Popen(self.command(rolls, empty, out, verdict),
-                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            except OSError as exc:
-                log.warning("cannot start teaching the die detector: %s", exc)
+            if not self._launch(self.command(rolls, empty, out, verdict)):
                 return False
-            self._watch = threading.Thread(target=self._finish, args=(self._job, self._generation),
-                                           name="dice-teach", daemon=True)
-            self._watch.start()
         self._changed()
         return True
 
-    def wait(self, timeout: float | None = None) -> None:
-        watch = self._watch
-        if watch is not None:
-            watch.join(timeout)
-
-    def _finish(self, job: subprocess.Popen[bytes], generation: int) -> None:
-        _, err = job.communicate()
+    def _finished(self, returncode: int, out_text: bytes, err: bytes, current: bool) -> None:
         out, verdict = self._pending(self.path), self._pending(self.verdict_path)
-        with self._lock:
-            self._job = None
-            current = generation == self._generation
-            if current and verdict.exists():
-                verdict.replace(self.verdict_path)
-            if current and job.returncode == 0 and out.exists():
-                out.replace(self.path)
-                log.info("the table's die detector is taught: %s", (self.verdict() or {}).get("reason"))
-            elif current and job.returncode not in (0, 1):
-                log.warning("teaching the die detector failed (%s): %s", job.returncode,
-                            err.decode(errors="replace")[-500:])
-            out.unlink(missing_ok=True)
-            verdict.unlink(missing_ok=True)
-        self._changed()
+        if current and verdict.exists():
+            verdict.replace(self.verdict_path)
+        if current and returncode == 0 and out.exists():
+            out.replace(self.path)
+            log.info("the table's die detector is taught: %s", (self.verdict() or {}).get("reason"))
+        elif current:
+            self._failed(returncode, err)
+        out.unlink(missing_ok=True)
+        verdict.unlink(missing_ok=True)
 
     def forget(self) -> None:
         """A new dice set: the head and its verdict go, and a running job's result with them."""
         with self._lock:
-            self._generation += 1
-            if self._job is not None:
-                self._job.kill()
+            self._next_generation()
             for p in (self.path, self.verdict_path, self._pending(self.path), self._pending(self.verdict_path)):
                 p.unlink(missing_ok=True)
             self._loaded = None
-
-    def close(self) -> None:
-        with self._lock:
-            if self._job is not None:
-                self._job.kill()
 
     def status(self) -> dict[str, Any]:
         """For the tablet: whether it teaches now, and what the last teaching measured on the held-back
@@ -159,10 +130,3 @@ class TableDetector:
             out.update(dice=reading.get("dice"), right=reading.get("right"), extra=reading.get("extra"),
                        missed=reading.get("missed"), confused=reading.get("confused", [])[:3])
         return out
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            try:
-                self.on_change()
-            except Exception:
-                log.exception("telling the table about the detector's teaching failed")

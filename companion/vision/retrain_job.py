@@ -13,15 +13,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
-import shutil
-import subprocess
 import sys
-import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.vision.background_job import BackgroundJob, lowest_priority
 from companion.vision.reader import DiceReader, default_reader
 
 log = logging.getLogger(__name__)
@@ -35,29 +33,26 @@ def can_retrain() -> bool:
 
 
 def retrain_command(profile: Path, out: Path) -> list[str]:
-    cmd = [sys.executable, "-m", "companion", "dice", "retrain", "--profile", str(profile), "--out", str(out),
-           "--json"]
-    nice = shutil.which("nice")
-    return [nice, "-n", "19", *cmd] if nice else cmd
+    return lowest_priority([sys.executable, "-m", "companion", "dice", "retrain", "--profile", str(profile),
+                            "--out", str(out), "--json"])
 
 
-class TableModel:
+class TableModel(BackgroundJob):
     """The model file beside the table's profile; ``reader()`` is the reader to read with."""
+
+    what = "retraining the dice network"
+    thread_name = "dice-retrain"
 
     def __init__(self, path: Path | str, *, enabled: bool | None = None,
                  command: Callable[[Path, Path], list[str]] = retrain_command, every: int = RETRAIN_EVERY,
                  on_change: Callable[[], None] | None = None) -> None:
+        super().__init__(on_change)
         self.path = Path(path)
-        self.on_change = on_change  # told when a retraining starts and ends (the tablet shows it)
         self.enabled = can_retrain() if enabled is None else enabled
         self.command = command
         self.every = every
         self.grown = 0  # dice learnt since the last try (or since the daemon started)
         self.last_verdict: dict[str, Any] | None = None
-        self._lock = threading.Lock()
-        self._job: subprocess.Popen[bytes] | None = None
-        self._watch: threading.Thread | None = None
-        self._generation = 0
         self._loaded: tuple[float, DiceReader] | None = None
 
     @property
@@ -95,71 +90,35 @@ class TableModel:
                 return False
             self.grown = 0
             self.pending.unlink(missing_ok=True)
-            try:
-                self._job = subprocess.Popen(self.command(Path(profile_path), self.pending),
-                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            except OSError as exc:
-                log.warning("cannot start retraining the dice network: %s", exc)
+            if not self._launch(self.command(Path(profile_path), self.pending)):
                 return False
-            generation = self._generation
-            self._watch = threading.Thread(target=self._finish, args=(self._job, generation),
-                                           name="dice-retrain", daemon=True)
-            self._watch.start()
         self._changed()
         return True
 
-    def wait(self, timeout: float | None = None) -> None:
-        """Until a running retraining has finished (for tests and shutdown)."""
-        watch = self._watch
-        if watch is not None:
-            watch.join(timeout)
-
-    def _finish(self, job: subprocess.Popen[bytes], generation: int) -> None:
-        out, err = job.communicate()
-        with self._lock:
-            self._job = None
-            try:
-                self.last_verdict = json.loads(out.decode() or "null")
-            except ValueError:
-                self.last_verdict = None
-            kept = job.returncode == 0 and generation == self._generation
-            if kept:
-                self.pending.with_suffix(".json").replace(self.path.with_suffix(".json"))
-                self.pending.replace(self.path)
-            else:
-                if job.returncode not in (0, 1) and generation == self._generation:
-                    log.warning("retraining the dice network failed (%s): %s", job.returncode,
-                                err.decode(errors="replace")[-500:])
-                self._drop_pending()
-        if kept:
+    def _finished(self, returncode: int, out: bytes, err: bytes, current: bool) -> None:
+        try:
+            self.last_verdict = json.loads(out.decode() or "null")
+        except ValueError:
+            self.last_verdict = None
+        if returncode == 0 and current:
+            self.pending.with_suffix(".json").replace(self.path.with_suffix(".json"))
+            self.pending.replace(self.path)
             log.info("the table's dice network is retrained: %s", (self.last_verdict or {}).get("reason"))
-        self._changed()
-
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            try:
-                self.on_change()
-            except Exception:  # the tablet's view is a nicety
-                log.exception("telling the table about the retraining failed")
+            return
+        if current:
+            self._failed(returncode, err)
+        self._drop_pending()
 
     def forget(self) -> None:
         """A new dice set: the model learnt from the old one goes, and a running job's result with it."""
         with self._lock:
-            self._generation += 1
+            self._next_generation()
             self.grown = 0
             self.last_verdict = None
-            if self._job is not None:
-                self._job.kill()
             self._drop_pending()
             self.path.unlink(missing_ok=True)
             self.path.with_suffix(".json").unlink(missing_ok=True)
             self._loaded = None
-
-    def close(self) -> None:
-        """The daemon stops: a running retraining stops with it (its result would not be moved in)."""
-        with self._lock:
-            if self._job is not None:
-                self._job.kill()
 
     def status(self) -> dict[str, Any]:
         return {"own_model": self.path.exists(), "retraining": self._job is not None, "can_retrain": self.enabled,
