@@ -5,11 +5,14 @@ the read-only start read a copy. The copy goes to the temporary folder, else to 
 read-only root file system leaves no temporary folder: that start crashed, every time). When no copy
 can be made anywhere, the journal is opened where it is, read-only (SQLite then neither replays nor
 deletes its log). Only regular files are copied: a folder standing where a journal file belongs is
-reported by the check, never followed.
+reported by the check, never followed. A start killed during its check (a pulled plug, the watchdog)
+leaves its copy behind; the next copy removes the copies of processes that are gone, so a start that
+keeps being killed does not fill the Pi's card with copies of the journal.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import tempfile
@@ -20,6 +23,7 @@ from pathlib import Path
 
 SIDE_FILES = ("-wal", "-shm")
 SCRATCH = (None, "/dev/shm", "/run/shm")  # None: Python's temporary folder (TMPDIR, /tmp, /var/tmp...)
+PREFIX = "companion-check-"  # then the process id and a dash: whose copy it is
 
 
 def journal_files(path: Path) -> list[Path]:
@@ -40,12 +44,36 @@ class Copy:
         return sqlite3.connect(self.path)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
+
+
+def _sweep(place: Path) -> None:
+    """Remove the copies left in ``place`` by processes that are gone (killed during their check)."""
+    try:
+        names = [p for p in place.iterdir() if p.name.startswith(PREFIX)]
+    except OSError:
+        return
+    for folder in names:
+        pid = folder.name[len(PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def _scratch() -> Path | None:
     for place in SCRATCH:
         try:
-            return Path(tempfile.mkdtemp(prefix="companion-check-", dir=place))
+            folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{os.getpid()}-", dir=place))
         except OSError:
             continue
+        _sweep(folder.parent)
+        return folder
     return None
 
 
