@@ -53,6 +53,9 @@ FITS_JS = """() => {
     inside(b, "score " + i);
     const px = parseFloat(getComputedStyle(b).fontSize);
     if (px < 48) out.push(`score ${i} is ${px}px`);
+    const card = b.closest(".score-card"), box = card.getBoundingClientRect();
+    const cut = b.getBoundingClientRect().right - (box.right - parseFloat(getComputedStyle(card).borderRightWidth));
+    if (cut > 0.5) out.push(`score ${i} "${b.textContent}" cut by ${Math.round(cut)}px`);  // the card hides it
   });
   const g = window.currentGame && window.currentGame();
   const dlg = document.querySelector("dialog[open]");

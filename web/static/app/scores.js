@@ -45,7 +45,15 @@ export function renderScores(g) {
       box.className = "score-value";
       const big = document.createElement("span");
       big.className = "big";
-      big.textContent = val.text;
+      const thousands = /^(.*\d)(k)$/.exec(val.text);  // "590k": a smaller k keeps five cards' digits whole
+      if (thousands) {
+        const k = document.createElement("span");
+        k.className = "suffix";
+        k.textContent = thousands[2];
+        big.append(thousands[1], k);
+      } else {
+        big.textContent = val.text;
+      }
       if (val.testid) big.dataset.testid = val.testid;
       const unit = document.createElement("span");
       unit.className = "unit";
