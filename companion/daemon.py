@@ -185,6 +185,10 @@ def run_daemon(args: argparse.Namespace) -> int:
     server = make_server(app, config)
 
     def stop(signum: int, frame: FrameType | None) -> None:
+        # A second signal (Ctrl-C twice, a supervisor's repeat) must not cut the clean-up short (the
+        # journal's close): from now on both are ignored; a clean-up that hangs still yields to SIGKILL.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         hub.close()  # end the event streams first: each page is told, and a generator stream frees its thread
         raise Shutdown(signal.Signals(signum).name)
 

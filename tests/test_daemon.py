@@ -83,6 +83,25 @@ def test_mock_start_reports_simulated_parts_and_stops_cleanly_on_sigterm(tmp_pat
     assert not (tmp_path / MARKER).exists()
 
 
+def test_signals_during_the_clean_up_do_not_cut_it_short(tmp_path: Path) -> None:
+    """A second SIGTERM (or Ctrl-C twice) while the daemon closes its devices and journal: before, it
+    raised in the middle of the clean-up, skipping the journal's close."""
+    with daemon(tmp_path) as (proc, base):
+        health(base)
+        proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 3.0
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                proc.send_signal(signal.SIGTERM)
+            except ProcessLookupError:
+                break
+            time.sleep(0.002)
+        out, _ = proc.communicate(timeout=15)
+    assert proc.returncode == 0, out[-2000:]
+    assert "journal closed" in out and "Traceback" not in out
+    assert not (tmp_path / MARKER).exists()
+
+
 def test_a_crashed_start_brings_up_safe_mode(tmp_path: Path) -> None:
     (tmp_path / MARKER).write_text("started earlier, pid 1")  # the last start never finished
     with daemon(tmp_path) as (proc, base):
