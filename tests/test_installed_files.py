@@ -51,3 +51,18 @@ def test_the_tablets_module_imports_are_all_installed() -> None:
             assert target in files, f"{script.relative_to(ROOT)} imports {name}, which no install carries"
             found += 1
     assert found > 20  # the tablet's modules were read
+
+
+def test_every_file_the_package_carries_beside_its_code_is_installed() -> None:
+    """The models, the catalogues, the photo split that ``companion dice eval --split`` reads."""
+    import fnmatch
+    import subprocess
+
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["companion"]
+    tracked = subprocess.run(["git", "ls-files", "companion"], cwd=ROOT, capture_output=True, text=True,
+                             check=False).stdout.split()
+    if not tracked:  # not a git checkout: what is on disk
+        tracked = [p.relative_to(ROOT).as_posix() for p in (ROOT / "companion").rglob("*") if p.is_file()]
+    beside = [p.removeprefix("companion/") for p in tracked if not p.endswith((".py", ".pyc"))]
+    assert beside
+    assert [p for p in beside if not any(fnmatch.fnmatch(p, g) for g in globs)] == []
