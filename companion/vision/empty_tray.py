@@ -19,6 +19,9 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.vision.tray import find_tray
+from companion.vision.tray_region import TrayRegion, from_picture
+
 MIN_DIFF = 28.0  # colour distance (Lab, blurred) that counts as a change, unless the noise was measured
 LEVEL_RANGE = (6.0, 40.0)  # measured from the camera's noise (``capture``), the level stays in this range
 NOISE_MARGIN = 3.0  # ... at this many times the noise's 99.9th percentile between still empty frames
@@ -79,6 +82,16 @@ class EmptyTray:
         if not np.isfinite(level) or not 0 < level <= 255:
             raise ValueError(f"{path} holds an impossible level of change ({level})")
         return cls(image, level)
+
+    def floor(self) -> TrayRegion | None:
+        """The tray's floor in this picture (``tray_region``): from the corner markers when they are
+        in it, else from the even area around its centre; None when neither tells it. Worked out once."""
+        if "floor" not in self._cache:
+            tray = find_tray(self.image)
+            self._cache["floor"] = (TrayRegion.from_tray(tray, self.image.shape) if tray is not None
+                                    else from_picture(self.image))
+        region: TrayRegion | None = self._cache["floor"]
+        return region
 
     def difference(self, frame: np.ndarray) -> np.ndarray:
         """Per pixel, how far the frame's colour is from the empty tray's (Lab, light evened out)."""

@@ -55,6 +55,8 @@ from companion.vision.find_with_detector import DetectorFinder
 from companion.vision.profile_adapt import Profile
 from companion.vision.read_face import Window
 from companion.vision.reading import DieReading, Reading
+from companion.vision.tray import Tray
+from companion.vision.tray_region import TrayRegion
 
 __all__ = ["DiceReader", "DieReading", "Reading", "default_reader", "one_set", "read_dice"]
 
@@ -80,13 +82,18 @@ class DiceReader(DetectorFinder, Decider):
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None,
-             empty: EmptyTray | None = None) -> Reading:
+             empty: EmptyTray | None = None, tray: Tray | None = None) -> Reading:
         """``faces``: the faces the table's dice can show, when the caller knows them (the game's, or
         the set's: no symbol face outside Heckmeck, or a symbol on any face in place of its number); a
         die is then read as the likeliest of those, and nothing is guessed about the set
         (``one_set``). ``empty``: the empty tray seen by the same camera, compared with the frame as it
         came: it sizes the dice, its changed places are searched for dice the reader alone misses (with
-        a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``."""
+        a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``.
+        ``tray``: the corner markers seen in this frame (``tray.find_tray``). The tray's floor (from
+        them, else from the empty tray's picture: ``tray_region``) bounds the dice: one whose centre
+        lies further outside it than ``tray_region.MARGIN`` die sides is no die of the roll; it is
+        dropped before the count and the fill (it must not take a real die's place) and listed in
+        ``Reading.outside``, not in ``looked`` (nothing was missed there)."""
         t0 = time.perf_counter()
         self._seen = []  # every window classified in this reading (``_fill``)
         raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
@@ -103,6 +110,14 @@ class DiceReader(DetectorFinder, Decider):
             found = self._dice_windows(frame, size_hint, prof)
             if empty is not None:
                 found, looked_at = self._with_reference(frame, empty.changes(raw, size_hint or 0.0), found, prof)
+        region = TrayRegion.from_tray(tray, frame.shape) if tray is not None else (
+            empty.floor() if empty is not None else None)
+        outside: list[tuple[float, float, float]] = []
+        if region is not None:
+            inside = [region.inside(w.cx, w.cy, w.size / tuning.WINDOW, frame.shape) for w in found]
+            outside = [(w.cx, w.cy, w.size / tuning.WINDOW) for w, k in zip(found, inside, strict=True) if not k]
+            found = [w for w, k in zip(found, inside, strict=True) if k]
+            looked_at = [(x, y, s) for x, y, s in looked_at if region.inside(x, y, s, frame.shape)]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
         dice = self._read_dice(frame, found, weighed, faces)
@@ -121,6 +136,8 @@ class DiceReader(DetectorFinder, Decider):
             found, weighed = [found[i] for i in best], [weighed[i] for i in best]
             dice = self._read_dice(frame, found, weighed, faces)  # one set: the kept dice alone
         if expected is not None and 0 < len(found) < expected and tuning.FILL_EVIDENCE is not None:
+            if region is not None:  # the fill proposes no window outside the tray either
+                self._seen = [w for w in self._seen if region.inside(w.cx, w.cy, w.size / tuning.WINDOW, frame.shape)]
             more = self._fill(found, expected - len(found), tuning.FILL_EVIDENCE)
             if more:  # the count's guesses, never answered: the tablet asks for their faces
                 found = found + more
@@ -133,7 +150,7 @@ class DiceReader(DetectorFinder, Decider):
         dice.sort(key=lambda d: (d.center[1], d.center[0]))
         looked = tuple((x, y, s) for x, y, s in looked_at
                        if all(np.hypot(x - d.center[0], y - d.center[1]) > 0.5 * s for d in dice))
-        return Reading(dice, (time.perf_counter() - t0) * 1000.0, looked)
+        return Reading(dice, (time.perf_counter() - t0) * 1000.0, looked, tuple(outside))
 
     def _fill(self, found: list[Window], missing: int, floor: float) -> list[Window]:
         """Fewer dice than were rolled: up to ``missing`` more of the windows this frame's reading looked

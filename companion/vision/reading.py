@@ -51,6 +51,9 @@ class Reading:
     # a detector its doubtful proposals), as (cx, cy, size): the annotated frame shows them, so a player
     # sees a die that was missed.
     looked: tuple[tuple[float, float, float], ...] = ()
+    # Dice the reader saw outside the tray's floor and ignored, as (cx, cy, die side): a die off the
+    # tray is no die of the roll (``tray_region``); kept for diagnostics, never drawn as looked at.
+    outside: tuple[tuple[float, float, float], ...] = ()
 
     @property
     def values(self) -> list[int | str]:
