@@ -113,11 +113,15 @@ class DiceReader(DetectorFinder, Decider):
         region = TrayRegion.from_tray(tray, frame.shape) if tray is not None else (
             empty.floor() if empty is not None else None)
         outside: list[tuple[float, float, float]] = []
-        if region is not None:
-            inside = [region.inside(w.cx, w.cy, w.size / tuning.WINDOW, frame.shape) for w in found]
+        side = 0.0
+        if region is not None and found:
+            # the margin is the table's die side (the markers', the caller's, else the median found), never
+            # a window's own: a large thing outside (a marker, a cup) would otherwise earn a large margin
+            side = region.die_side(frame.shape) or size_hint or float(np.median([w.size for w in found])) / tuning.WINDOW
+            inside = [region.inside(w.cx, w.cy, side, frame.shape) for w in found]
             outside = [(w.cx, w.cy, w.size / tuning.WINDOW) for w, k in zip(found, inside, strict=True) if not k]
             found = [w for w, k in zip(found, inside, strict=True) if k]
-            looked_at = [(x, y, s) for x, y, s in looked_at if region.inside(x, y, s, frame.shape)]
+            looked_at = [(x, y, s) for x, y, s in looked_at if region.inside(x, y, side, frame.shape)]
         allowed = None if faces is None else np.array([f in faces for f in FACES])
         weighed = [self._weigh_die(frame, w, allowed) for w in found]
         dice = self._read_dice(frame, found, weighed, faces)
@@ -137,7 +141,7 @@ class DiceReader(DetectorFinder, Decider):
             dice = self._read_dice(frame, found, weighed, faces)  # one set: the kept dice alone
         if expected is not None and 0 < len(found) < expected and tuning.FILL_EVIDENCE is not None:
             if region is not None:  # the fill proposes no window outside the tray either
-                self._seen = [w for w in self._seen if region.inside(w.cx, w.cy, w.size / tuning.WINDOW, frame.shape)]
+                self._seen = [w for w in self._seen if region.inside(w.cx, w.cy, side, frame.shape)]
             more = self._fill(found, expected - len(found), tuning.FILL_EVIDENCE)
             if more:  # the count's guesses, never answered: the tablet asks for their faces
                 found = found + more

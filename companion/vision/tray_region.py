@@ -11,7 +11,9 @@ frame then costs one point-in-polygon test per die.
 confidence: when the even area around the centre fills nearly the whole picture (a bare table: no edge
 to tell inside from outside, and a floor guessed smaller than the table would drop real dice), when it
 is a small part of it (the centre holds something else), when the centre itself is not even (a busy
-picture), or when the area is ragged (its colour leaks into the surroundings: no clear edge). A wrong
+picture), when the area is ragged (its colour leaks into the surroundings), or when just outside it
+the colour only fades rather than changing clearly (a vignetted cloth or desk: the "edge" is the lens's
+dimming, and real dice lie beyond it). A wrong
 region costs real dice; no region only lets clutter outside the tray be read, as before."""
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ BUSY = 18.0  # the centre patch's 75th percentile of distance above this: not an
 LEAST_SHARE = 0.15  # a floor smaller than this share of the picture: not the tray
 FILLS = 0.97  # a floor hull covering this share of the picture: a bare table, nothing to tell by
 SOLID = 0.75  # the floor's area / its hull's below this: a ragged area, no clear edge
+RING = 4  # px of the small picture: the band just outside the floor that must differ clearly ...
+EDGE = 2.0  # ... by this many times the floor's step, ...
+SHARP = 0.6  # ... over this share of it (a wall, a rim, a table's other colour; not a vignetted cloth)
 MARGIN = 0.75  # a die is inside when its centre lies within this many die sides of the floor
 
 
@@ -41,11 +46,17 @@ class TrayRegion:
     polygon: np.ndarray  # N x 2 float32, convex
     shape: tuple[int, int]
     source: str  # "markers" or "empty tray"
+    die_px: float | None = None  # the die side the markers give (px of this picture), None from the felt
 
     @classmethod
     def from_tray(cls, tray: Tray, shape: tuple[int, ...]) -> TrayRegion:
         """The floor from the corner markers seen in a frame of ``shape``."""
-        return cls(np.asarray(tray.corners, np.float32).reshape(-1, 2), (int(shape[0]), int(shape[1])), "markers")
+        return cls(np.asarray(tray.corners, np.float32).reshape(-1, 2), (int(shape[0]), int(shape[1])), "markers",
+                   float(tray.die_px))
+
+    def die_side(self, shape: tuple[int, ...]) -> float | None:
+        """The markers' die side in a frame of ``shape`` (None without markers)."""
+        return None if self.die_px is None else self.die_px * shape[1] / self.shape[1]
 
     def distance(self, x: float, y: float, shape: tuple[int, ...]) -> float:
         """How far (frame px, frame of ``shape``) the point lies outside the floor; negative inside."""
@@ -86,7 +97,10 @@ def from_picture(image: np.ndarray) -> TrayRegion | None:
     k = int(np.argmax(votes))
     if votes[k] == 0:
         return None
-    contours, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = (labels == k).astype(np.uint8)
+    if _sharp_share(mask, dist, max(LEAST_STEP, SPREAD * spread)) < SHARP:
+        return None  # the colour fades out (a vignetted table, a cloth): no wall, no edge to trust
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     outline = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(outline)
     hull_area = float(cv2.contourArea(hull))
@@ -97,3 +111,15 @@ def from_picture(image: np.ndarray) -> TrayRegion | None:
     # back to the picture's pixels (pixel centres: +0.5 in the small picture, -0.5 in the large one)
     polygon = ((hull.reshape(-1, 2).astype(np.float32) + 0.5) / scale - 0.5).astype(np.float32)
     return TrayRegion(polygon, (h, w), "empty tray")
+
+
+def _sharp_share(mask: np.ndarray, dist: np.ndarray, step: float) -> float:
+    """The share of the band just outside the floor (away from the picture's border, where the floor
+    may simply go on) whose colour is far from the floor's: near 1 at a tray's wall, low where the
+    floor's colour only fades (vignetting on a bare table)."""
+    ring = cv2.dilate(mask, np.ones((2 * RING + 1, 2 * RING + 1), np.uint8)) > mask
+    ring[:RING, :] = ring[-RING:, :] = False
+    ring[:, :RING] = ring[:, -RING:] = False
+    if not ring.any():
+        return 0.0  # the floor runs off every side: a table filling the frame
+    return float(np.mean(dist[ring] > EDGE * step))
