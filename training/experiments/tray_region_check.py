@@ -1,0 +1,79 @@
+"""Issue 58, item 3, on real photos: the sets with an empty tray (matteop65-webcam: each capture
+group's per-pixel median of 5 train frames, as ``benchmarks/vision_detection.py``) read as the daemon
+reads (detector, empty tray), with the tray's floor bounding the dice and without it; per-die, recall,
+the dice dropped as outside (drawn to ``--show DIR`` to look at), and which groups' pictures gave a floor.
+
+    OMP_NUM_THREADS=1 .venv/bin/python training/experiments/tray_region_check.py [--part test|train] [--show DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from vision_detection import calibration_stems, group  # noqa: E402
+
+from companion.vision.detection_score import DetectionScore  # noqa: E402
+from companion.vision.detector import DieDetector  # noqa: E402
+from companion.vision.empty_tray import EmptyTray  # noqa: E402
+from companion.vision.evaluate import Score, iterate  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="/work/shared/data/dice/matteop65-webcam", type=Path)
+    ap.add_argument("--part", default="test", choices=["test", "train"])
+    ap.add_argument("--show", type=Path)
+    args = ap.parse_args()
+    split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.data.name]
+    train = split["train"]
+    by_group: dict[str, list[str]] = defaultdict(list)
+    for s in train:
+        by_group[group(s)].append(s)
+    empties = {g: EmptyTray.from_frames([f for _, f, _ in iterate(args.data, only=m[:: max(1, len(m) // 5)][:5])])
+               for g, m in by_group.items()}
+    print("floor from the empty picture:", {g: (None if e.floor() is None else e.floor().source)  # type: ignore[union-attr]
+                                           for g, e in empties.items()})
+    stems = split["test"] if args.part == "test" else [s for s in train if s not in calibration_stems(train)]
+    reader = DiceReader(detector=DieDetector())
+    photos = list(iterate(args.data, only=stems))
+    for bounded in (False, True):
+        found, faces, dropped = DetectionScore(), Score(), 0
+        for stem, frame, labels in photos:
+            empty = empties[group(Path(str(stem)).stem)]
+            if not bounded:
+                empty = EmptyTray(empty.image, empty.level)
+                empty._cache["floor"] = None  # the same picture, no floor: the reader as before
+            r = reader.read(frame, empty=empty)
+            found.add(labels, [d.box for d in r.dice])
+            faces.add(labels, [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
+            dropped += len(r.outside)
+            if r.outside and args.show is not None:
+                args.show.mkdir(parents=True, exist_ok=True)
+                img = frame.copy()
+                for x, y, s in r.outside:
+                    cv2.circle(img, (round(x), round(y)), round(s / 2), (0, 0, 255), 2)
+                floor = empty.floor()
+                if floor is not None:
+                    cv2.polylines(img, [np.round(floor.polygon).astype(np.int32)], True, (0, 255, 255), 1)
+                cv2.imwrite(str(args.show / f"{Path(str(stem)).stem}.png"), img)
+        print(f"{'with' if bounded else 'without'} the floor: {len(photos)} photos, {faces.dice} dice, per die "
+              f"{100 * faces.right / max(faces.dice, 1):.2f}% ({faces.right}), recall {100 * found.recall:.2f}%, "
+              f"missed {faces.missed}, extra {faces.extra}, dropped as outside {dropped}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
