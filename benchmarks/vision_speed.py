@@ -15,7 +15,11 @@ and at B, taking turns in one process (four passes each), so that the machine's 
 ``--model`` times another network than the shipped one (a candidate from ``training/train_faces.py``).
 ``--detector`` times the reader with the learned die detector (``companion/vision/detector.py``), the
 detector alone, and the memory it adds (resident set before and after loading it and reading a frame);
-``--square 640`` resizes every photo to 640x640 first.
+``--square 640`` resizes every photo to 640x640 first. With ``--detector`` it also prints the peak
+resident memory the whole reader adds (the networks loaded and a frame read; ``--head`` with a taught
+detector head, the shipped weights run as one in numpy). ``--empty`` reads each set with an empty tray
+(the per-pixel median of 5 of the timed photos, as the daemon's reference) and times the tray's floor
+found in it (``tray_region``, once per empty tray).
 """
 
 from __future__ import annotations
@@ -37,19 +41,22 @@ sys.path.insert(0, str(ROOT))  # this checkout's package, not whichever the venv
 from companion.vision.classifier import Scores  # noqa: E402
 from companion.vision.colour import body_colour  # noqa: E402
 from companion.vision.detector import DieDetector  # noqa: E402
+from companion.vision.detector_head import Head  # noqa: E402
+from companion.vision.empty_tray import EmptyTray  # noqa: E402
 from companion.vision.evaluate import find_images  # noqa: E402
 from companion.vision.pips import count_pips  # noqa: E402
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.segment import find_dice  # noqa: E402
+from companion.vision.tray_region import from_picture  # noqa: E402
 
 SPLIT = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
 DEFAULT = [Path("/work/shared/data/dice/nell-byler-d6"), Path("/work/shared/data/dice/matteop65-webcam")]
 
 
-def rss_mb() -> float:
-    """The process's resident memory, MB (Linux)."""
+def rss_mb(field: str = "VmRSS") -> float:
+    """The process's resident memory (``VmHWM``: its peak), MB (Linux)."""
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return 0.0
 
@@ -155,6 +162,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--detector", nargs="?", const="shipped", metavar="M.onnx",
                     help="with the learned die detector (the shipped one, or this .onnx beside its .json)")
     ap.add_argument("--square", type=int, metavar="PX", help="resize every photo to PX x PX first")
+    ap.add_argument("--head", action="store_true", help="with --detector: read with a taught head (numpy)")
+    ap.add_argument("--empty", action="store_true", help="read with an empty tray, and time its floor")
     args = ap.parse_args(argv)
     show_parts, show_network, model, square = args.parts, args.network, args.model, args.square
     versus = None
@@ -169,29 +178,40 @@ def main(argv: list[str]) -> int:
     dirs = [Path(a) for a in argv] or [d for d in DEFAULT if d.exists()]
     if not dirs:
         dirs = sorted((ROOT / "tests" / "fixtures" / "dice").iterdir())
+    start = rss_mb()
     reader = DiceReader(model)
     detector = None
     if with_detector:
         reader.read(np.full((480, 640, 3), 120, np.uint8))
         before = rss_mb()
         detector = DieDetector(None if args.detector == "shipped" else args.detector)
+        if args.head:
+            detector = DieDetector(detector.path, head=Head.of_net(detector._net))
         reader = DiceReader(model, detector=detector)
         reader.read(np.full((480, 640, 3), 120, np.uint8))
-        print(f"memory: the detector adds {rss_mb() - before:.1f} MB resident (loaded and run once)")
+        print(f"memory: the detector{' with a taught head' if args.head else ''} adds {rss_mb() - before:.1f} MB "
+              f"resident (loaded and run once)")
     for d in dirs:
         held_back = set(SPLIT.get(d.name, {}).get("test", []))
         paths = [p for p in find_images(d) if not held_back or p.stem in held_back][:80]
         frames = [f for f in (cv2.imread(str(p)) for p in paths) if f is not None]
         if square:
             frames = [cv2.resize(f, (square, square), interpolation=cv2.INTER_AREA) for f in frames]
-        reader.read(frames[0])  # warm-up: the first forward pass sets up the network
+        empty = None
+        if args.empty:
+            empty = EmptyTray.from_frames(frames[:: max(1, len(frames) // 5)][:5])
+            t = time.perf_counter()
+            floor = from_picture(empty.image)
+            print(f"{d.name}: the tray's floor from the empty tray: {'none' if floor is None else 'found'}, "
+                  f"{(time.perf_counter() - t) * 1000:.1f} ms (once per empty tray)")
+        reader.read(frames[0], empty=empty)  # warm-up: the first forward pass sets up the network
         runs = []
         cpu = []
         for _ in range(3):
             ms = []
             for f in frames:
                 t, c = time.perf_counter(), time.process_time()
-                reader.read(f)
+                reader.read(f, empty=empty)
                 ms.append((time.perf_counter() - t) * 1000)
                 cpu.append((time.process_time() - c) * 1000)
             runs.append(ms)
@@ -214,6 +234,9 @@ def main(argv: list[str]) -> int:
             print(parts(reader, frames))
         if versus is not None:
             print(compare(reader, frames, *versus))
+    if with_detector:
+        print(f"memory: the whole reader adds {rss_mb('VmHWM') - start:.1f} MB at its peak (networks loaded, "
+              f"every photo read; the process held {start:.1f} MB with numpy and OpenCV loaded)")
     if show_network:
         print(network(reader))
     return 0

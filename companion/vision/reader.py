@@ -117,7 +117,8 @@ class DiceReader(DetectorFinder, Decider):
         if region is not None and found:
             # the margin is the table's die side (the markers', the caller's, else the median found), never
             # a window's own: a large thing outside (a marker, a cup) would otherwise earn a large margin
-            side = region.die_side(frame.shape) or size_hint or float(np.median([w.size for w in found])) / tuning.WINDOW
+            side = (region.die_side(frame.shape) or size_hint
+                    or float(np.median([w.size for w in found])) / tuning.WINDOW)
             inside = [region.inside(w.cx, w.cy, side, frame.shape) for w in found]
             outside = [(w.cx, w.cy, w.size / tuning.WINDOW) for w, k in zip(found, inside, strict=True) if not k]
             found = [w for w, k in zip(found, inside, strict=True) if k]

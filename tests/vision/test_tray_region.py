@@ -10,7 +10,7 @@ import pytest
 
 from companion.vision.detector import DieDetector
 from companion.vision.empty_tray import EmptyTray
-from companion.vision.reader import DiceReader
+from companion.vision.reader import DiceReader, Reading
 from companion.vision.render import RenderDie, render_scene
 from companion.vision.tray import find_tray
 from companion.vision.tray_region import MARGIN, TrayRegion, from_picture
@@ -20,11 +20,11 @@ X0, Y0, X1, Y1 = FLOOR
 INSIDE = [RenderDie(3, center=(300, 200), angle=10), RenderDie(5, center=(380, 320), angle=30)]
 WALL_DIE = RenderDie(2, center=(X0 + 0.55 * SIDE, 250), angle=0)  # pressed against the left wall
 RIM_DIE = RenderDie(4, center=(X1 + 12, 150), angle=5)  # up on the right rim, half over the felt's edge
-OUT = (320.0, Y1 + 24 + SIDE)  # out on the table, below the tray
+OUT = (X1 + 24 + 1.5 * SIDE, 300.0)  # out on the table, right of the tray (2.1 die sides past the felt)
 OUT_DIE = RenderDie(6, center=OUT, angle=20)
 
 
-def _near(reading, at: tuple[float, float]) -> bool:  # type: ignore[no-untyped-def]
+def _near(reading: Reading, at: tuple[float, float]) -> bool:
     return any(np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < SIDE / 2 for d in reading.dice)
 
 
@@ -53,7 +53,8 @@ def test_no_tray_made_out_filters_nothing(picture: str) -> None:
         fade = 1.0 - 0.45 * (((xx - 320) / 320) ** 2 + ((yy - 240) / 240) ** 2)
         img = np.clip(np.array([200, 215, 225], np.float32) * fade[..., None], 0, 255).astype(np.uint8)
     else:  # clutter everywhere
-        img = cv2.resize(rng.integers(0, 255, (12, 16, 3)).astype(np.uint8), (640, 480), interpolation=cv2.INTER_NEAREST)
+        cells = rng.integers(0, 255, (12, 16, 3)).astype(np.uint8)
+        img = cv2.resize(cells, (640, 480), interpolation=cv2.INTER_NEAREST)
     assert from_picture(img) is None
     tray = EmptyTray(img)
     assert tray.floor() is None
@@ -67,7 +68,7 @@ def test_a_bare_table_filters_nothing() -> None:
     tray = EmptyTray(render_scene([], SCENE, seed=100, size=SIZE)[0])
     assert tray.floor() is None
     reading = DiceReader().read(frame, empty=tray)
-    assert reading.outside == () and _near(reading, (30, 30)) and sorted(reading.values) == [3, 6]  # type: ignore[type-var]
+    assert reading.outside == () and _near(reading, (30, 30)) and sorted(reading.values) == [3, 6]
 
 
 def test_a_die_outside_the_tray_is_ignored_rim_and_wall_dice_are_read(any_reader: DiceReader) -> None:
@@ -80,7 +81,7 @@ def test_a_die_outside_the_tray_is_ignored_rim_and_wall_dice_are_read(any_reader
     assert not any(np.hypot(x - OUT[0], y - OUT[1]) < SIDE for x, y, _ in reading.looked)
     for die in drawn[:4]:  # the two on the felt, the one against the wall, the one on the rim
         assert _near(reading, die.center)
-    assert sorted(reading.values) == [2, 3, 4, 5]  # type: ignore[type-var]
+    assert sorted(reading.values) == [2, 3, 4, 5]
 
 
 def test_an_outside_die_never_takes_a_real_ones_place(any_reader: DiceReader) -> None:
@@ -95,12 +96,13 @@ def test_an_outside_die_never_takes_a_real_ones_place(any_reader: DiceReader) ->
 
 
 def _with_markers(img: np.ndarray) -> np.ndarray:
-    """ArUco corner markers 0-3 stuck outside the floor's corners, their inner corners on them (1.6
-    die sides wide: printed ones are 40 mm against a 16 mm die; their centres lie outside the margin,
-    so a marker is never read as a die)."""
-    out = img.copy()
-    side, quiet = 64, 12
-    spots = [(X0 - side, Y0 - side), (X1, Y0 - side), (X1, Y1), (X0 - side, Y1)]
+    """The frame widened by ``PAD`` px of table and ArUco corner markers 0-3 stuck outside the floor's
+    corners, their inner corners on them: 2.5 die sides wide, as printed ones (40 mm) are against a
+    16 mm die; their centres lie beyond the margin, so no marker is read as a die."""
+    out = cv2.copyMakeBorder(img, PAD, PAD, PAD, PAD, cv2.BORDER_CONSTANT, value=(40, 70, 110))
+    side, quiet = round(2.5 * SIDE), 12
+    x0, y0, x1, y1 = X0 + PAD, Y0 + PAD, X1 + PAD, Y1 + PAD
+    spots = [(x0 - side, y0 - side), (x1, y0 - side), (x1, y1), (x0 - side, y1)]
     dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     for marker_id, (x, y) in enumerate(spots):
         out[y - quiet:y + side + quiet, x - quiet:x + side + quiet] = 255
@@ -108,19 +110,23 @@ def _with_markers(img: np.ndarray) -> np.ndarray:
     return out
 
 
+PAD = 120
+
+
 def test_the_markers_give_the_floor_when_seen() -> None:
     frame, _ = walled(INSIDE + [OUT_DIE])
     frame = _with_markers(frame)
-    tray = find_tray(frame, marker_mm=64 / SIDE * 16)  # markers 1.6 die sides wide, as drawn
+    out = (OUT[0] + PAD, OUT[1] + PAD)
+    tray = find_tray(frame, marker_mm=40.0)
     assert tray is not None
     region = TrayRegion.from_tray(tray, frame.shape)
-    assert region.source == "markers" and region.distance(*OUT, frame.shape) > MARGIN * SIDE
+    assert region.source == "markers" and region.distance(*out, frame.shape) > MARGIN * SIDE
     reader = DiceReader()
-    assert _near(reader.read(frame), OUT)
+    assert _near(reader.read(frame), out)
     reading = reader.read(frame, tray=tray)
-    assert not _near(reading, OUT)
-    assert any(np.hypot(x - OUT[0], y - OUT[1]) < SIDE / 2 for x, y, _ in reading.outside)
-    assert sorted(reading.values) == [3, 5]  # type: ignore[type-var]
+    assert not _near(reading, out)
+    assert any(np.hypot(x - out[0], y - out[1]) < SIDE / 2 for x, y, _ in reading.outside)
+    assert sorted(reading.values) == [3, 5]
     # the empty tray's picture holding the markers gives the same floor
     floor = EmptyTray(_with_markers(empty())).floor()
     assert floor is not None and floor.source == "markers"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.render import RenderDie, Scene, render_scene
+from companion.vision.render import RenderDie, RenderedDie, Scene, render_scene
 from companion.vision.render_die import corners
 from companion.vision.render_tray import wood
 
@@ -20,7 +20,7 @@ TABLE_BGR = (40, 70, 110)
 SCENE = Scene(die_size=SIDE, background=FELT, noise=2.0, tray_seed=5)
 
 
-def paint(img: np.ndarray, drawn: list, wall: float) -> np.ndarray:
+def paint(img: np.ndarray, drawn: list[RenderedDie], wall: float) -> np.ndarray:
     """The wall band (``wall`` px wide) and the table painted over the felt, except under the dice."""
     x0, y0, x1, y1 = FLOOR
     w = round(wall)
@@ -39,7 +39,7 @@ def paint(img: np.ndarray, drawn: list, wall: float) -> np.ndarray:
     return out
 
 
-def walled(dice: list[RenderDie], *, wall: float = 24.0, seed: int = 1) -> tuple[np.ndarray, list]:
+def walled(dice: list[RenderDie], *, wall: float = 24.0, seed: int = 1) -> tuple[np.ndarray, list[RenderedDie]]:
     """The frame with ``dice`` (each with its centre given) and what was drawn."""
     frame, drawn = render_scene(dice, SCENE, seed=seed, size=SIZE)
     return paint(frame, drawn, wall), drawn
