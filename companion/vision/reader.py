@@ -82,18 +82,18 @@ class DiceReader(DetectorFinder, Decider):
 
     def read(self, frame: np.ndarray, *, profile: Profile | None = None, expected: int | None = None,
              die_size: float | None = None, faces: Sequence[int | str] | None = None,
-             empty: EmptyTray | None = None, tray: Tray | None = None) -> Reading:
+             empty: EmptyTray | None = None, tray: Tray | TrayRegion | None = None) -> Reading:
         """``faces``: the faces the table's dice can show, when the caller knows them (the game's, or
         the set's: no symbol face outside Heckmeck, or a symbol on any face in place of its number); a
         die is then read as the likeliest of those, and nothing is guessed about the set
         (``one_set``). ``empty``: the empty tray seen by the same camera, compared with the frame as it
         came: it sizes the dice, its changed places are searched for dice the reader alone misses (with
         a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``.
-        ``tray``: the corner markers seen in this frame (``tray.find_tray``). The tray's floor (from
-        them, else from the empty tray's picture: ``tray_region``) bounds the dice: one whose centre
-        lies further outside it than ``tray_region.MARGIN`` die sides is no die of the roll; it is
-        dropped before the count and the fill (it must not take a real die's place) and listed in
-        ``Reading.outside``, not in ``looked`` (nothing was missed there)."""
+        ``tray``: the corner markers seen in this frame (``tray.find_tray``), or the floor itself. The
+        tray's floor (from it, else from the empty tray's picture: ``tray_region``) bounds the dice: one
+        whose centre lies further outside it than ``tray_region.MARGIN`` die sides is no die of the
+        roll; it is dropped before the count and the fill (it must not take a real die's place) and
+        listed in ``Reading.outside``, not in ``looked`` (nothing was missed there)."""
         t0 = time.perf_counter()
         self._seen = []  # every window classified in this reading (``_fill``)
         raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
@@ -110,8 +110,9 @@ class DiceReader(DetectorFinder, Decider):
             found = self._dice_windows(frame, size_hint, prof)
             if empty is not None:
                 found, looked_at = self._with_reference(frame, empty.changes(raw, size_hint or 0.0), found, prof)
-        region = TrayRegion.from_tray(tray, frame.shape) if tray is not None else (
-            empty.floor() if empty is not None else None)
+        region = (tray if isinstance(tray, TrayRegion) or tray is None else TrayRegion.from_tray(tray, frame.shape))
+        if region is None and empty is not None:
+            region = empty.floor()
         outside: list[tuple[float, float, float]] = []
         side = 0.0
         if region is not None and found:
