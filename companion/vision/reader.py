@@ -89,7 +89,8 @@ class DiceReader(DetectorFinder, Decider):
         (``one_set``). ``empty``: the empty tray seen by the same camera, compared with the frame as it
         came: it sizes the dice, its changed places are searched for dice the reader alone misses (with
         a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``.
-        ``tray``: the corner markers seen in this frame (``tray.find_tray``), or the floor itself. The
+        ``tray``: the corner markers seen in this frame (``tray.find_tray``; their die size stands in for
+        ``die_size``), or the floor itself. The
         tray's floor (from it, else from the empty tray's picture: ``tray_region``) bounds the dice: one
         whose centre lies further outside it than ``tray_region.MARGIN`` die sides is no die of the
         roll; it is dropped before the count and the fill (it must not take a real die's place) and
@@ -99,7 +100,12 @@ class DiceReader(DetectorFinder, Decider):
         raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
         frame = exposure.normalise(frame)  # dim light: give the dice back a well-lit frame's contrast
         prof = profile if profile is not None else self.profile
-        size_hint = die_size or (prof.die_size if prof is not None and prof.die_size > 0 else None)
+        region = (tray if isinstance(tray, TrayRegion) or tray is None else TrayRegion.from_tray(tray, frame.shape))
+        if region is None and empty is not None:
+            region = empty.floor()
+        # the markers' die size, as ``die_size`` would give it (a marker is larger than any die)
+        size_hint = die_size or (region.die_side(frame.shape) if region is not None else None) or (
+            prof.die_size if prof is not None and prof.die_size > 0 else None)
         looked_at: list[tuple[float, float, float]] = []
         if self.detector is not None:
             found = self._detector_windows(frame, size_hint, prof, empty, raw)
@@ -110,16 +116,12 @@ class DiceReader(DetectorFinder, Decider):
             found = self._dice_windows(frame, size_hint, prof)
             if empty is not None:
                 found, looked_at = self._with_reference(frame, empty.changes(raw, size_hint or 0.0), found, prof)
-        region = (tray if isinstance(tray, TrayRegion) or tray is None else TrayRegion.from_tray(tray, frame.shape))
-        if region is None and empty is not None:
-            region = empty.floor()
         outside: list[tuple[float, float, float]] = []
         side = 0.0
         if region is not None and found:
             # the margin is the table's die side (the markers', the caller's, else the median found), never
             # a window's own: a large thing outside (a marker, a cup) would otherwise earn a large margin
-            side = (region.die_side(frame.shape) or size_hint
-                    or float(np.median([w.size for w in found])) / tuning.WINDOW)
+            side = size_hint or float(np.median([w.size for w in found])) / tuning.WINDOW
             inside = [region.inside(w.cx, w.cy, side, frame.shape) for w in found]
             outside = [(w.cx, w.cy, w.size / tuning.WINDOW) for w, k in zip(found, inside, strict=True) if not k]
             found = [w for w, k in zip(found, inside, strict=True) if k]

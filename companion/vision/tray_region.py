@@ -35,9 +35,13 @@ SHARP = 0.75  # ... must differ from the floor by more than its step over this s
 LEAST_SHARE = 0.15  # a floor smaller than this share of the picture: not the tray
 FILLS = 0.97  # a floor hull covering this share of the picture: a bare table, nothing to tell by
 SOLID = 0.75  # the floor's area / its hull's below this: a ragged area, no clear edge
-# A die counts when its centre lies within this many die sides of the floor: dice against a sloped wall
-# lie beyond the crease the picture shows (1.33 at most on nell-byler-d6's train photos, tray_margin.py).
-MARGIN = 1.5
+# A die counts when its centre lies within this many die sides of the floor the empty picture shows:
+# dice against a sloped wall lie beyond its crease (1.33 label sides at most on nell-byler-d6's train
+# photos, tray_margin.py; at 1.5 a die in a corner was lost, at 2.0 none: tray_region_check.py) ...
+MARGIN = 2.0
+# ... and of the markers' inner corners, stuck at the tray's own corners: a marker (40 mm, 2.5 dice)
+# has its centre 1.77 die sides out, and must never be read as a die.
+MARKER_MARGIN = 1.0
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,9 @@ class TrayRegion:
 
     def inside(self, x: float, y: float, die_side: float, shape: tuple[int, ...]) -> bool:
         """Whether a die of ``die_side`` centred at (x, y) counts: its centre within ``MARGIN`` die
-        sides of the floor, so that a die against the wall or up on the rim is still read."""
-        return self.distance(x, y, shape) <= MARGIN * die_side
+        sides of the floor (``MARKER_MARGIN`` of the markers' corners), so that a die against the wall
+        or up on the rim is still read."""
+        return self.distance(x, y, shape) <= (MARKER_MARGIN if self.source == "markers" else MARGIN) * die_side
 
 
 def from_picture(image: np.ndarray) -> TrayRegion | None:

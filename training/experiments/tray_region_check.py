@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "training" / "experiments"))
 from tray_margin import painted_out  # noqa: E402
 from vision_detection import calibration_stems, group  # noqa: E402
 
+from companion.vision import tray_region  # noqa: E402
 from companion.vision.detection_score import DetectionScore  # noqa: E402
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.empty_tray import EmptyTray  # noqa: E402
@@ -44,7 +45,10 @@ def main() -> int:
     ap.add_argument("--part", default="test", choices=["test", "train"])
     ap.add_argument("--show", type=Path)
     ap.add_argument("--paint-out", action="store_true")
+    ap.add_argument("--margin", type=float, help="tray_region.MARGIN for this run (die sides)")
     args = ap.parse_args()
+    if args.margin is not None:
+        tray_region.MARGIN = args.margin
     if args.paint_out:
         return painted(args)
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())[args.data.name]
