@@ -15,11 +15,12 @@ and at B, taking turns in one process (four passes each), so that the machine's 
 ``--model`` times another network than the shipped one (a candidate from ``training/train_faces.py``).
 ``--detector`` times the reader with the learned die detector (``companion/vision/detector.py``), the
 detector alone, and the memory it adds (resident set before and after loading it and reading a frame);
-``--square 640`` resizes every photo to 640x640 first. With ``--detector`` it also prints the peak
-resident memory the whole reader adds (the networks loaded and a frame read; ``--head`` with a taught
-detector head, the shipped weights run as one in numpy). ``--empty`` reads each set with an empty tray
-(the per-pixel median of 5 of the timed photos, as the daemon's reference) and times the tray's floor
-found in it (``tray_region``, once per empty tray).
+``--square 640`` resizes every photo to 640x640 first. With ``--detector`` it also prints the resident
+memory the whole reader adds, and its peak, over the process with numpy and OpenCV loaded: both
+networks loaded and the first photo read, before the timed photos are loaded (``--head``: with a
+taught detector head, the shipped weights run as one in numpy). ``--empty`` times the tray's floor
+found in an empty tray's picture (``tray_region.from_picture``, the per-pixel median of 5 of the
+set's photos; once per empty tray) and the floor's test of every die of a reading.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from companion.vision.evaluate import find_images  # noqa: E402
 from companion.vision.pips import count_pips  # noqa: E402
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.segment import find_dice  # noqa: E402
-from companion.vision.tray_region import from_picture  # noqa: E402
+from companion.vision.tray_region import TrayRegion, from_picture  # noqa: E402
 
 SPLIT = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
 DEFAULT = [Path("/work/shared/data/dice/nell-byler-d6"), Path("/work/shared/data/dice/matteop65-webcam")]
@@ -59,6 +60,30 @@ def rss_mb(field: str = "VmRSS") -> float:
         if line.startswith(field + ":"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def argv_dirs(args: argparse.Namespace) -> list[Path]:
+    """The photo folders the run times (as ``main`` picks them)."""
+    dirs = [Path(a) for a in args.dirs] or [d for d in DEFAULT if d.exists()]
+    return dirs or sorted((ROOT / "tests" / "fixtures" / "dice").iterdir())
+
+
+def floor_cost(name: str, reader: DiceReader, frames: list[np.ndarray]) -> str:
+    """The tray's floor found in an empty picture (once per empty tray), and its test of every die a
+    reading finds (each frame), in ms."""
+    empty = EmptyTray.from_frames(frames[:: max(1, len(frames) // 5)][:5])
+    t = time.perf_counter()
+    floor = from_picture(empty.image)
+    once = (time.perf_counter() - t) * 1000
+    test = floor or TrayRegion(np.array([[0, 0], [639, 0], [639, 639], [0, 639]], np.float32), (640, 640), "test")
+    dice = [reader.read(f).dice for f in frames[:20]]
+    t = time.perf_counter()
+    for ds, f in zip(dice, frames, strict=False):
+        for d in ds:
+            test.inside(d.center[0], d.center[1], 30.0, f.shape)
+    each = (time.perf_counter() - t) * 1000 / len(dice)
+    return (f"{name}: the tray's floor from an empty picture: {'none' if floor is None else 'found'}, {once:.1f} ms "
+            f"once; testing a reading's {sum(map(len, dice)) / len(dice):.1f} dice against a floor {each:.3f} ms")
 
 
 def parts(reader: DiceReader, frames: list[np.ndarray]) -> str:
@@ -191,27 +216,28 @@ def main(argv: list[str]) -> int:
         reader.read(np.full((480, 640, 3), 120, np.uint8))
         print(f"memory: the detector{' with a taught head' if args.head else ''} adds {rss_mb() - before:.1f} MB "
               f"resident (loaded and run once)")
+        first = next((f for f in (cv2.imread(str(p)) for d in argv_dirs(args) for p in find_images(d)[:1])
+                      if f is not None), None)
+        if first is not None:
+            reader.read(cv2.resize(first, (square, square)) if square else first)
+            print(f"memory: the whole reader adds {rss_mb() - start:.1f} MB resident, {rss_mb('VmHWM') - start:.1f} MB "
+                  f"at its peak (both networks loaded, a photo read; over {start:.1f} MB with numpy and OpenCV)")
     for d in dirs:
         held_back = set(SPLIT.get(d.name, {}).get("test", []))
         paths = [p for p in find_images(d) if not held_back or p.stem in held_back][:80]
         frames = [f for f in (cv2.imread(str(p)) for p in paths) if f is not None]
         if square:
             frames = [cv2.resize(f, (square, square), interpolation=cv2.INTER_AREA) for f in frames]
-        empty = None
         if args.empty:
-            empty = EmptyTray.from_frames(frames[:: max(1, len(frames) // 5)][:5])
-            t = time.perf_counter()
-            floor = from_picture(empty.image)
-            print(f"{d.name}: the tray's floor from the empty tray: {'none' if floor is None else 'found'}, "
-                  f"{(time.perf_counter() - t) * 1000:.1f} ms (once per empty tray)")
-        reader.read(frames[0], empty=empty)  # warm-up: the first forward pass sets up the network
+            print(floor_cost(d.name, reader, frames))
+        reader.read(frames[0])  # warm-up: the first forward pass sets up the network
         runs = []
         cpu = []
         for _ in range(3):
             ms = []
             for f in frames:
                 t, c = time.perf_counter(), time.process_time()
-                reader.read(f, empty=empty)
+                reader.read(f)
                 ms.append((time.perf_counter() - t) * 1000)
                 cpu.append((time.process_time() - c) * 1000)
             runs.append(ms)
@@ -234,9 +260,6 @@ def main(argv: list[str]) -> int:
             print(parts(reader, frames))
         if versus is not None:
             print(compare(reader, frames, *versus))
-    if with_detector:
-        print(f"memory: the whole reader adds {rss_mb('VmHWM') - start:.1f} MB at its peak (networks loaded, "
-              f"every photo read; the process held {start:.1f} MB with numpy and OpenCV loaded)")
     if show_network:
         print(network(reader))
     return 0
