@@ -90,11 +90,11 @@ class DiceReader(DetectorFinder, Decider):
         came: it sizes the dice, its changed places are searched for dice the reader alone misses (with
         a detector: it vouches for doubtful detections), and what is left is in ``Reading.looked``.
         ``tray``: the corner markers seen in this frame (``tray.find_tray``; their die size stands in for
-        ``die_size``), or the floor itself. The
-        tray's floor (from it, else from the empty tray's picture: ``tray_region``) bounds the dice: one
-        whose centre lies further outside it than ``tray_region.MARGIN`` die sides is no die of the
-        roll; it is dropped before the count and the fill (it must not take a real die's place) and
-        listed in ``Reading.outside``, not in ``looked`` (nothing was missed there)."""
+        ``die_size``), or the floor itself. The tray's floor (from it, else from the empty tray's
+        picture: ``tray_region``) bounds the dice: one whose centre lies further outside it than
+        ``tray_region.MARGIN`` die sides is no die of the roll; it is dropped before the count and the
+        fill (it must not take a real die's place) and listed in ``Reading.outside``, not in ``looked``
+        (nothing was missed there)."""
         t0 = time.perf_counter()
         self._seen = []  # every window classified in this reading (``_fill``)
         raw = frame  # the empty tray was taken in the same light: it is compared with the frame as it came
