@@ -17,6 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.face_tail import FEATURES, layer
+
 MODELS = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = MODELS / "faces.onnx"
 
@@ -30,6 +32,7 @@ class Scores:
     embeddings: np.ndarray
     raw: np.ndarray
     offsets: np.ndarray  # n x 3: top face's dx, dy (window sides), log(die side / window side)
+    features: np.ndarray | None = None  # n x 96 x 4 x 4: what feeds the last convolution, when asked for
 
 
 class FaceClassifier:
@@ -56,6 +59,7 @@ class FaceClassifier:
         # the top-face classes, in order: asked for several times per window, so made once
         self.face_mask = np.array([c not in ("none", "side") for c in self.classes])
         self._not_face = [int(i) for i in np.flatnonzero(~self.face_mask)]
+        self._features_layer: str | None = None
 
     @property
     def net(self) -> cv2.dnn.Net:
@@ -75,18 +79,30 @@ class FaceClassifier:
         """Classes that are not a top face: "none" and, in newer models, "side"."""
         return self._not_face
 
-    def classify(self, patches: list[np.ndarray]) -> Scores:
+    def classify(self, patches: list[np.ndarray], features: bool = False) -> Scores:
+        """``features``: also hand out the tensor feeding the last convolution (a table's refitted last
+        two layers read from it, ``face_tail.FaceTail``)."""
         if not patches:
             empty = np.zeros((0, 0), np.float32)
-            return Scores(np.zeros((0, len(self.classes)), np.float32), empty, empty, np.zeros((0, 3), np.float32))
+            return Scores(np.zeros((0, len(self.classes)), np.float32), empty, empty, np.zeros((0, 3), np.float32),
+                          np.zeros((0, 96, 4, 4), np.float32) if features else None)
         blob = cv2.dnn.blobFromImages(patches, 1.0 / 255.0, (self.patch, self.patch), swapRB=False)
         self._net.setInput(standardise(blob) if self.standardised else blob)
-        out = self._net.forward(self._outputs)
+        names = self._outputs + ([self.features_layer] if features else [])
+        out = self._net.forward(names)
         n = len(patches)
         raw = out[1].reshape(n, -1).astype(np.float32)
         e = raw / (np.linalg.norm(raw, axis=1, keepdims=True) + 1e-6)
-        offsets = out[2].reshape(n, 3).astype(np.float32) if len(out) > 2 else np.zeros((n, 3), np.float32)
-        return Scores(self.softmax(out[0].reshape(n, -1)), e, raw, offsets)
+        offsets = out[2].reshape(n, 3).astype(np.float32) if len(self._outputs) > 2 else np.zeros((n, 3), np.float32)
+        feats = np.array(out[-1], np.float32) if features else None
+        return Scores(self.softmax(out[0].reshape(n, -1)), e, raw, offsets, feats)
+
+    @property
+    def features_layer(self) -> str:
+        """The ``cv2.dnn`` name of the layer feeding the last convolution."""
+        if self._features_layer is None:
+            self._features_layer = layer(self._net, FEATURES)
+        return self._features_layer
 
     def softmax(self, logits: np.ndarray) -> np.ndarray:
         """Calibrated class probabilities from logits (temperature fitted at training time)."""

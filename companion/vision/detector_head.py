@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from companion.vision.numpy_fit import unfold_batch
+
 # Layer names in the shipped ONNX (training/detector/model.py: up4 = pointwise, 3x3 conv; then head).
 FEATURES = "onnx_node!/up4/up4.0/up4.0.2/Relu"  # what feeds the last 3x3 convolution
 LAST_CONV = "onnx_node!/up4/up4.1/up4.1.0/Conv"
@@ -89,13 +91,11 @@ class Head:
 def unfold(feats: np.ndarray, cells: np.ndarray | None = None) -> np.ndarray:
     """n x 9c: each cell's 3x3 neighbourhood (zero padded, as the convolution pads), channel-major as
     the convolution's weights are laid out; every cell, or only ``cells`` (flat indices)."""
+    if cells is None:
+        return unfold_batch(feats[None])
     c, h, w = feats.shape
     pad = np.zeros((c, h + 2, w + 2), np.float32)
     pad[:, 1:-1, 1:-1] = feats
-    if cells is None:
-        shifts = [pad[:, dy:dy + h, dx:dx + w].reshape(c, -1) for dy in range(3) for dx in range(3)]
-        cols = np.stack(shifts, axis=1)  # c x 9 x hw
-        return np.ascontiguousarray(cols.reshape(c * 9, -1).T)
     ys, xs = np.divmod(cells, w)
     cols = np.stack([pad[:, ys + dy, xs + dx] for dy in range(3) for dx in range(3)], axis=1)  # c x 9 x n
     return np.ascontiguousarray(cols.reshape(c * 9, -1).T)

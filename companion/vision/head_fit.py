@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.vision.detector_head import Head, unfold
+from companion.vision.numpy_fit import Adam
 
 NEGATIVES = 300  # random far cells drawn a map (weighted to stand for all of that map's far cells)
 NEAR = 0.01  # cells whose target heat is at least this are all used
@@ -199,19 +200,12 @@ def fit(shipped: Head, cells: Cells, steps: int = STEPS, lr: float = LR, pull: f
     shipped weights (Adam, full batch); and the loss at every step. ``conv=False`` refits only the 1x1
     output layer."""
     head = (start or shipped).copy()
-    names = ("conv_w", "conv_b", "out_w", "out_b") if conv else ("out_w", "out_b")
-    m = {k: np.zeros_like(getattr(head, k)) for k in names}
-    v = {k: np.zeros_like(getattr(head, k)) for k in names}
+    adam = Adam(head, ("conv_w", "conv_b", "out_w", "out_b") if conv else ("out_w", "out_b"), lr)
     losses = []
-    for t in range(1, steps + 1):
+    for _ in range(steps):
         loss, g = loss_and_grads(head, cells, shipped, pull)
         assert g is not None
         losses.append(loss)
-        for k in names:
-            gk = getattr(g, k)
-            m[k] = 0.9 * m[k] + 0.1 * gk
-            v[k] = 0.999 * v[k] + 0.001 * gk * gk
-            step = lr * (m[k] / (1 - 0.9**t)) / (np.sqrt(v[k] / (1 - 0.999**t)) + 1e-8)
-            setattr(head, k, (getattr(head, k) - step).astype(np.float32))
+        adam.step(head, g)
     losses.append(loss_and_grads(head, cells, shipped, pull, grads=False)[0])
     return head, losses

@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from companion.vision.classifier import FaceClassifier, Scores
+from companion.vision.face_tail import NAMES as TAIL_NAMES
+from companion.vision.face_tail import FaceTail
 
 # How strongly the retrained last layer is held to the shipped one: the shipped layer counts as much as
 # PRIOR_PATCHES profile patches, so a small profile moves it less (a pull of 0.9 on the 41 patches of 5
@@ -39,10 +41,16 @@ class Profile:
     labels: list[int] = field(default_factory=list)
     die_size: float = 0.0
     views: list[bool] = field(default_factory=list)  # True: another patch of the die added just before
+    # the classifier's last two layers refitted on these dice (``face_fit.deepen``), and the fingerprint
+    # of the shipped layers they were refitted from (another classifier reads without them)
+    tail: FaceTail | None = None
+    tail_base: int = 0
     _emb: np.ndarray | None = field(default=None, repr=False)
     _emb_model: int = 0
     _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _head_model: int = 0
+    _tail_model: int = 0
+    _tail_ok: bool = False
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -65,8 +73,10 @@ class Profile:
     def save(self, path: Path | str) -> None:
         arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
         with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
+            tail = {} if self.tail is None else {f"tail_{k}": a for k, a in self.tail.arrays().items()}
             np.savez_compressed(fh, patches=arr, labels=np.array(self.labels, np.int64),
-                                die_size=np.float64(self.die_size), views=np.array(self.views, bool))
+                                die_size=np.float64(self.die_size), views=np.array(self.views, bool),
+                                tail_base=np.int64(self.tail_base), **tail)
 
     @classmethod
     def load(cls, path: Path | str) -> Profile:
@@ -75,7 +85,10 @@ class Profile:
             labels = [int(v) for v in data["labels"]]
             die_size = float(data["die_size"])
             views = [bool(v) for v in data["views"]] if "views" in data.files else [False] * len(labels)
-        return cls(patches, labels, die_size, views)
+            tail = (FaceTail(*(data[f"tail_{k}"].astype(np.float32) for k in TAIL_NAMES))
+                    if "tail_conv_w" in data.files else None)
+            base = int(data["tail_base"]) if "tail_base" in data.files else 0
+        return cls(patches, labels, die_size, views, tail, base)
 
     def embeddings(self, classifier: FaceClassifier) -> np.ndarray:
         if self._emb is None or self._emb_model != id(classifier):
@@ -94,6 +107,9 @@ class Profile:
         """
         if not self.labels or scores.raw.size == 0:
             return scores.probs
+        if scores.features is not None and self.reads_deeper(classifier):
+            assert self.tail is not None
+            return self.weigh_symbols(classifier.softmax(self.tail.logits(scores.features)))
         head = self.retrained_head(classifier)
         if head is None:
             probs = self.vote_adapt(classifier, scores.probs, scores.embeddings)
@@ -101,6 +117,15 @@ class Profile:
             w, b = head
             probs = classifier.softmax(scores.raw @ w.T + b)
         return self.weigh_symbols(probs)
+
+    def reads_deeper(self, classifier: FaceClassifier) -> bool:
+        """Whether the refitted last two layers read for ``classifier`` (the one they were refitted from)."""
+        if self.tail is None:
+            return False
+        if self._tail_model != id(classifier):
+            self._tail_ok = classifier.head is not None and FaceTail.of_classifier(classifier).crc() == self.tail_base
+            self._tail_model = id(classifier)
+        return self._tail_ok
 
     def symbol_odds(self) -> float:
         """How likely the table's dice have a symbol face at all, from the confirmed dice: even before

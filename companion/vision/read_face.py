@@ -38,8 +38,10 @@ class FaceReader:
 
     def _classify(self, wins: list[Proposal], prof: Profile | None
                   ) -> list[Window]:
-        """(cx, cy, size, patch) windows read at once, with the profile's last layer when there is one."""
-        scores = self.classifier.classify([w[3] for w in wins])
+        """(cx, cy, size, patch) windows read at once, with the profile's last layer (or its refitted last
+        two layers) when there is one."""
+        deeper = prof is not None and prof.reads_deeper(self.classifier)
+        scores = self.classifier.classify([w[3] for w in wins], features=deeper)
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
             probs = prof.adapt(self.classifier, scores)
