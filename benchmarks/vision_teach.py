@@ -2,14 +2,15 @@
 and calibrated with the detector taught too (``companion/vision/teach_detector.py``), side by side.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/vision_teach.py [--sets NAME ...] [--part test]
-        [--photos 5] [--force] [--json OUT]
+        [--photos 5] [--force] [--deeper] [--no-teach] [--json OUT]
 
 The calibration is ``benchmarks/vision_detection.py``'s: 5 photos of the set's train part, in the
 order they are listed (the newest two held back by the teaching to decide whether its detector is
 kept). A set with a fixed camera per capture group (matteop65-webcam) gets each group's empty tray,
 the per-pixel median of 5 of its train frames, as the composites' background and, with ``--empty``,
 as the reader's reference. ``--force`` also scores the taught detector where the teaching did not
-keep it. ``--part test``: the held-back photos of ``split.json`` (never used to fit or decide).
+keep it. ``--deeper`` also refits the classifier's last two layers on the calibration
+(``companion/vision/face_fit.py``; with ``--force`` scored even where they were not kept). ``--part test``: the held-back photos of ``split.json`` (never used to fit or decide).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from companion.vision.detection_score import DetectionScore  # noqa: E402
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.empty_tray import EmptyTray  # noqa: E402
 from companion.vision.evaluate import Score, iterate  # noqa: E402
+from companion.vision.face_fit import deepen, refit  # noqa: E402
 from companion.vision.profile_build import build_profile  # noqa: E402
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.teach_detector import teach  # noqa: E402
@@ -71,6 +73,10 @@ def main() -> int:
     ap.add_argument("--head-only", action="store_true", help="refit only the 1x1 output layer")
     ap.add_argument("--detector", help="another detector (e.g. training/left_out/detector_without_SET.onnx)")
     ap.add_argument("--model", help="another face classifier (.onnx beside its .json)")
+    ap.add_argument("--photos", type=int, default=5, help="calibration photos (spread over the train part)")
+    ap.add_argument("--deeper", action="store_true",
+                    help="also the classifier's last two layers refitted on the calibration (face_fit.deepen)")
+    ap.add_argument("--no-teach", action="store_true", help="leave the detector untaught (faster)")
     ap.add_argument("--json")
     args = ap.parse_args()
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
@@ -80,7 +86,7 @@ def main() -> int:
     for name in args.sets:
         data = Path(args.data) / name
         train = split[name]["train"]
-        picked = calibration_stems(train)
+        picked = calibration_stems(train) if args.photos == 5 else train[:: max(1, len(train) // args.photos)][:args.photos]
         photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=part_stems(name, args.part, split))]
         cal = [(p.stem, f, lab) for p, f, lab in iterate(data, only=picked)]
         cal.sort(key=lambda c: picked.index(c[0]))
@@ -88,22 +94,38 @@ def main() -> int:
         rolls = [Roll(f, lab, empties[group(s)].image if group(s) in empties else None) for s, f, lab in cal]
         print(f"{name} ({args.part}): {len(photos)} photos, {sum(len(x[2]) for x in photos)} dice; "
               f"calibration {picked}", flush=True)
-        t = time.perf_counter()
-        head, verdict = teach(detector, reader, rolls, n_composites=args.composites, conv=not args.head_only)
-        print(f"  taught in {time.perf_counter() - t:.1f} s ({verdict.cpu_seconds} s CPU): kept={verdict.kept}; "
-              f"{verdict.reason}; {verdict.composites} composites, {verdict.cells} cells, "
-              f"loss {verdict.loss_first} -> {verdict.loss_last}", flush=True)
+        head, verdict = None, None
+        if not args.no_teach:
+            t = time.perf_counter()
+            head, verdict = teach(detector, reader, rolls, n_composites=args.composites, conv=not args.head_only)
+            print(f"  taught in {time.perf_counter() - t:.1f} s ({verdict.cpu_seconds} s CPU): kept={verdict.kept}; "
+                  f"{verdict.reason}; {verdict.composites} composites, {verdict.cells} cells, "
+                  f"loss {verdict.loss_first} -> {verdict.loss_last}", flush=True)
         profile = build_profile(reader, [(f, lab) for _, f, lab in cal])
         use = empties if args.empty else {}
         rows = {"blind": score(reader, photos, None, use), "calibrated": score(reader, photos, profile, use)}
-        if head is not None and (verdict.kept or args.force):
+        taught = None
+        if head is not None and verdict is not None and (verdict.kept or args.force):
             taught = copy.copy(reader)
             taught.detector = DieDetector(args.detector, head=head)
             rows["calibrated + taught detector" + ("" if verdict.kept else " (not kept)")] = score(
                 taught, photos, profile, use)
+        if args.deeper:
+            deep = copy.copy(profile)
+            face = deepen(deep, reader.classifier)
+            print(f"  deeper: kept={face.kept}, {face.reason}; per face {face.per_face}; "
+                  f"{face.cpu_seconds} s CPU", flush=True)
+            results[f"{name} deeper"] = face.to_json()
+            if not face.kept and args.force:
+                refit(deep, reader.classifier)
+            if deep.tail is not None:
+                note = "" if face.kept else " (not kept)"
+                rows["calibrated, deeper" + note] = score(reader, photos, deep, use)
+                if taught is not None:
+                    rows["calibrated + taught detector, deeper" + note] = score(taught, photos, deep, use)
         for k, v in rows.items():
             print(f"  {k:<44} {v}", flush=True)
-        results[name] = {"verdict": verdict.to_json(), "rows": rows}
+        results[name] = {"verdict": verdict.to_json() if verdict else None, "rows": rows}
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     return 0

@@ -50,7 +50,7 @@ class Profile:
     _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _head_model: int = 0
     _tail_model: int = 0
-    _tail_ok: bool = False
+    _base_crc: int = -1
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -122,10 +122,10 @@ class Profile:
         """Whether the refitted last two layers read for ``classifier`` (the one they were refitted from)."""
         if self.tail is None:
             return False
-        if self._tail_model != id(classifier):
-            self._tail_ok = classifier.head is not None and FaceTail.of_classifier(classifier).crc() == self.tail_base
+        if self._tail_model != id(classifier):  # the classifier's own fingerprint, worked out once
+            self._base_crc = -1 if classifier.head is None else FaceTail.of_classifier(classifier).crc()
             self._tail_model = id(classifier)
-        return self._tail_ok
+        return self._base_crc == self.tail_base
 
     def symbol_odds(self) -> float:
         """How likely the table's dice have a symbol face at all, from the confirmed dice: even before
