@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     cal.add_argument("--out", required=True, help="profile file to write (.npz)")
     cal.add_argument("--only", nargs="*", help="image stems to use (default: all)")
     cal.add_argument("--model", help="another face classifier (.onnx beside its .json)")
+    cal.add_argument("--faces", action=_Faces, nargs="+", metavar="FACE",
+                     help="the faces the set has (default 1-6, and the symbol face when one is labelled)")
+    cal.add_argument("--last-layer", action="store_true",
+                     help="adapt the classifier's last layer alone (no deeper refit, face_fit.py)")
     _detector_flags(cal)
     cal.set_defaults(func=_calibrate)
 
@@ -210,8 +214,14 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(f"{args.data_dir}: no labelled images", file=sys.stderr)
         return 2
     profile = build_profile(reader, photos)
+    note = ""
+    if not args.last_layer:
+        from companion.vision.face_fit import deepen
+
+        verdict = deepen(profile, reader.classifier, args.faces)
+        note = f"; {'the last two layers refitted' if verdict.kept else 'the last layer'}: {verdict.reason}"
     profile.save(args.out)
-    print(f"{args.out}: {len(profile)} patches from {len(photos)} photos")
+    print(f"{args.out}: {len(profile)} patches from {len(photos)} photos{note}")
     return 0
 
 

@@ -53,7 +53,7 @@ class TableProfile:
             return 0
         # A new profile, swapped in whole: the camera thread may be reading with the old one meanwhile.
         old = self.profile
-        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views))
+        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views), old.tail, old.tail_base)
         for die, face in zip(reading.dice, faces, strict=True):
             add_confirmed(grown, reader, frame, die, face)
         if background:
@@ -62,7 +62,8 @@ class TableProfile:
             add_background(grown, reader, frame, dice)
         if len(grown) > MAX_PATCHES:
             keep = slice(len(grown) - MAX_PATCHES, None)
-            grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep])
+            grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep], grown.tail,
+                            grown.tail_base)
         self._save(grown)
         self.profile = grown
         return len(faces)

@@ -1,0 +1,109 @@
+"""A development check of the deeper calibration on a numeral die: rendered trays, never an accuracy claim.
+
+No real set in ``../shared/data/dice`` has numerals, so issue 59's numeral target cannot be measured
+on photos. This renders one table (one tray, light, camera and one numeral die look, from the
+generator's scene ``--seed``) thrown ``--throws`` times with ``--dice`` dice, then calibrates on the
+first throws until every face 1-6 was seen ``--per-face`` times and reads the rest: blind, with the
+last layer adapted, and with the last two layers refitted (``companion/vision/face_fit.py``).
+
+    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python training/experiments/numeral_table.py render --out /tmp/numerals
+    OMP_NUM_THREADS=1 .venv/bin/python training/experiments/numeral_table.py measure --out /tmp/numerals
+
+Needs the ``scenes`` extra (Mitsuba) for ``render``; ``measure`` needs only the reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from companion.vision.evaluate import Score, iterate  # noqa: E402
+from companion.vision.face_fit import deepen, refit  # noqa: E402
+from companion.vision.profile_build import build_profile  # noqa: E402
+from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.tuning import UNCERTAIN  # noqa: E402
+
+
+def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: int) -> None:
+    from training.scenes.backend import load
+    from training.scenes.describe import describe
+    from training.scenes.layout import place_dice, tray_outline
+    from training.scenes.render import render
+
+    width, height = (int(v) for v in size.split("x"))
+    base = describe(seed, width, height)
+    look = replace(base.looks[0], marks="numerals")
+    half = base.dice[0].half if base.dice else 0.8
+    mi, _ = load("auto", 1)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    for i in range(throws):
+        rng = np.random.default_rng([59, seed, i])
+        placed = place_dice(rng, tray_outline(base.tray, base.tray_radius), dice, half, floor=base.floor,
+                            touch=0.3, wall=0.2, lean=0.0)
+        spec = replace(base, seed=seed * 1000 + i, dice=placed, looks=[look] * len(placed), clutter=[],
+                       motion_blur=0.0)
+        jpeg, labels = render(mi, spec, spp)
+        name = f"t{i:03d}"
+        (out / "images" / f"{name}.jpg").write_bytes(jpeg)
+        (out / "labels" / f"{name}.txt").write_text("".join(lab.yolo(width, height) + "\n" for lab in labels))
+        print(f"{name}: {len(labels)}/{len(placed)} dice", flush=True)
+
+
+def measure(out: Path, per_face: int, model: str | None) -> None:
+    reader = DiceReader(model)
+    photos = [(p.stem, f, lab) for p, f, lab in iterate(out)]
+    photos.sort(key=lambda x: x[0])
+    seen = {f: 0 for f in range(1, 7)}
+    cal = 0
+    while cal < len(photos) and min(seen.values()) < per_face:
+        for d in photos[cal][2]:
+            seen[int(d.value)] += 1
+        cal += 1
+    print(f"calibration: the first {cal} throws, faces seen {seen}; read: the other {len(photos) - cal}")
+    profile = build_profile(reader, [(f, lab) for _, f, lab in photos[:cal]])
+    deep = copy.copy(profile)
+    verdict = deepen(deep, reader.classifier, [1, 2, 3, 4, 5, 6])
+    print(f"deeper: kept={verdict.kept}; {verdict.reason}; {verdict.cpu_seconds} s CPU")
+    if deep.tail is None:
+        refit(deep, reader.classifier)
+    faces = [1, 2, 3, 4, 5, 6]
+    for name, prof in (("blind", None), ("last layer", profile), ("last two layers" + ("" if verdict.kept else
+                                                                                      " (not kept)"), deep)):
+        score = Score()
+        for _, frame, labels in photos[cal:]:
+            r = reader.read(frame, profile=prof, faces=faces)
+            score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
+        print(f"  {name:<28} {score.right}/{score.dice} = {100 * score.right / max(score.dice, 1):.2f}% per die, "
+              f"{score.missed} missed, {score.extra} extra", flush=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("step", choices=("render", "measure"))
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--throws", type=int, default=30)
+    ap.add_argument("--dice", type=int, default=6)
+    ap.add_argument("--size", default="384x288")
+    ap.add_argument("--spp", type=int, default=16)
+    ap.add_argument("--per-face", type=int, default=2)
+    ap.add_argument("--model", help="another face classifier")
+    args = ap.parse_args()
+    if args.step == "render":
+        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp)
+    else:
+        measure(args.out, args.per_face, args.model)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
