@@ -10,7 +10,8 @@ kept). A set with a fixed camera per capture group (matteop65-webcam) gets each 
 the per-pixel median of 5 of its train frames, as the composites' background and, with ``--empty``,
 as the reader's reference. ``--force`` also scores the taught detector where the teaching did not
 keep it. ``--deeper`` also refits the classifier's last two layers on the calibration
-(``companion/vision/face_fit.py``; with ``--force`` scored even where they were not kept). ``--part test``: the held-back photos of ``split.json`` (never used to fit or decide).
+(``companion/vision/face_fit.py``; with ``--force`` scored even where they were not kept).
+``--part test``: the held-back photos of ``split.json`` (never used to fit or decide).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def main() -> int:
     for name in args.sets:
         data = Path(args.data) / name
         train = split[name]["train"]
-        picked = calibration_stems(train) if args.photos == 5 else train[:: max(1, len(train) // args.photos)][:args.photos]
+        spread = train[:: max(1, len(train) // args.photos)][:args.photos]
+        picked = calibration_stems(train) if args.photos == 5 else spread
         photos = [(p.stem, f, lab) for p, f, lab in iterate(data, only=part_stems(name, args.part, split))]
         cal = [(p.stem, f, lab) for p, f, lab in iterate(data, only=picked)]
         cal.sort(key=lambda c: picked.index(c[0]))

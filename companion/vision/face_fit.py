@@ -193,7 +193,8 @@ def deepen(profile: Profile, classifier: FaceClassifier, faces: Sequence[int | s
     kept = deeper > max(right)
     verdict = Verdict(kept, 2 if kept else 1, f"held back {n - cut} patches: {deeper} read right with the last two "
                       f"layers refitted (pull {pull_for(cut, unit):.3g}), {right[1]} with the last layer alone, "
-                      f"{right[0]} as shipped", counts, n - cut, right[0], right[1], deeper, round(pull_for(n, unit), 4))
+                      f"{right[0]} as shipped", counts, n - cut, right[0], right[1], deeper,
+                      round(pull_for(n, unit), 4))
     if kept:
         refit(profile, classifier, feats, unit=unit, steps=steps, seed=seed)
     else:
@@ -209,6 +210,6 @@ def refit(profile: Profile, classifier: FaceClassifier, feats: np.ndarray | None
     shipped = FaceTail.of_classifier(classifier)
     feats = views(classifier, np.stack(profile.patches)) if feats is None else feats
     labels = np.array(profile.labels)
-    profile.tail, _ = fit(shipped, feats, np.tile(labels, TURNS), classifier.temperature, pull=pull_for(len(labels), unit),
-                          steps=steps, seed=seed)
+    profile.tail, _ = fit(shipped, feats, np.tile(labels, TURNS), classifier.temperature,
+                          pull=pull_for(len(labels), unit), steps=steps, seed=seed)
     profile.tail_base = shipped.crc()

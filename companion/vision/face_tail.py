@@ -32,8 +32,9 @@ def layer(net: object, suffix: str) -> str:
     """The full name of the ``cv2.dnn`` layer whose name ends with ``suffix``."""
     names = [n for n in net.getLayerNames() if n.endswith(suffix)]  # type: ignore[attr-defined]
     if len(names) != 1:
-        raise ValueError(f"the face classifier has {len(names)} layers named ...{suffix}: not the 4-convolution network")
-    return names[0]
+        raise ValueError(f"the face classifier has {len(names)} layers named ...{suffix}: "
+                         "not the 4-convolution network")
+    return str(names[0])
 
 
 @dataclass

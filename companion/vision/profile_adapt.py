@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -73,10 +74,12 @@ class Profile:
     def save(self, path: Path | str) -> None:
         arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
         with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
-            tail = {} if self.tail is None else {f"tail_{k}": a for k, a in self.tail.arrays().items()}
-            np.savez_compressed(fh, patches=arr, labels=np.array(self.labels, np.int64),
-                                die_size=np.float64(self.die_size), views=np.array(self.views, bool),
-                                tail_base=np.int64(self.tail_base), **tail)
+            arrays: dict[str, Any] = {"patches": arr, "labels": np.array(self.labels, np.int64),
+                                      "die_size": np.float64(self.die_size), "views": np.array(self.views, bool)}
+            if self.tail is not None:
+                arrays.update({f"tail_{k}": a for k, a in self.tail.arrays().items()})
+                arrays["tail_base"] = np.int64(self.tail_base)
+            np.savez_compressed(fh, **arrays)
 
     @classmethod
     def load(cls, path: Path | str) -> Profile:

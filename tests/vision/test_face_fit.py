@@ -156,7 +156,8 @@ def test_not_a_number_changes_nothing(classifier, monkeypatch):
     profile = numeral_profile(3)
     before = FaceTail.of_classifier(classifier)
     profile.tail = before
-    monkeypatch.setattr(face_fit, "views", lambda c, p, turns=4: np.full((turns * len(p), 96, 4, 4), np.nan, np.float32))
+    monkeypatch.setattr(face_fit, "views",
+                        lambda c, p, turns=4: np.full((turns * len(p), 96, 4, 4), np.nan, np.float32))
     verdict = deepen(profile, classifier)
     assert not verdict.kept and "finite" in verdict.reason
     assert profile.tail is before
