@@ -35,7 +35,8 @@ from companion.vision.detection_score import DetectionScore  # noqa: E402
 from companion.vision.detector import DieDetector  # noqa: E402
 from companion.vision.empty_tray import EmptyTray  # noqa: E402
 from companion.vision.evaluate import Score, iterate  # noqa: E402
-from companion.vision.face_fit import deepen, refit  # noqa: E402
+from companion.vision.face_fit import refit  # noqa: E402
+from companion.vision.face_teach import teach_faces  # noqa: E402
 from companion.vision.profile_build import build_profile  # noqa: E402
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.teach_detector import teach  # noqa: E402
@@ -113,8 +114,7 @@ def main() -> int:
             rows["calibrated + taught detector" + ("" if verdict.kept else " (not kept)")] = score(
                 taught, photos, profile, use)
         if args.deeper:
-            deep = copy.copy(profile)
-            face = deepen(deep, reader.classifier)
+            deep, face = teach_faces(reader, [(f, lab) for _, f, lab in cal])
             print(f"  deeper: kept={face.kept}, {face.reason}; per face {face.per_face}; "
                   f"{face.cpu_seconds} s CPU", flush=True)
             results[f"{name} deeper"] = face.to_json()

@@ -105,8 +105,15 @@ class TableDice:
         return taught
 
     def patches(self) -> Any:
-        """The learnt patches the reader compares dice with, or None before the profile is loaded."""
-        return self.profile.profile if self.profile is not None else None
+        """The learnt patches the reader compares dice with, or None before the profile is loaded; with
+        the classifier's last two layers refitted on them when the last teaching kept them
+        (``vision/face_fit.py``), else with the last layer alone."""
+        if self.profile is None:
+            return None
+        prof = self.profile.profile
+        layers = self.table_detector.face_layers() if self.table_detector is not None else None
+        prof.tail, prof.tail_base = layers if layers is not None else (None, 0)
+        return prof
 
     def learn_entered(self, roll: EnteredRoll) -> None:
         """Learn a roll the table entered (on the worker thread: the game does not wait for it)."""

@@ -213,12 +213,16 @@ def _calibrate(args: argparse.Namespace) -> int:
     if not photos:
         print(f"{args.data_dir}: no labelled images", file=sys.stderr)
         return 2
-    profile = build_profile(reader, photos)
     note = ""
-    if not args.last_layer:
-        from companion.vision.face_fit import deepen
+    if args.last_layer:
+        profile = build_profile(reader, photos)
+    else:  # the photos in the order given are the rolls: the newest held back to decide how deep
+        from companion.vision.face_teach import teach_faces
 
-        verdict = deepen(profile, reader.classifier, args.faces)
+        if args.only:
+            photos = [(frame, labels) for stem in args.only
+                      for _, frame, labels in iterate(Path(args.data_dir), only=[stem])]
+        profile, verdict = teach_faces(reader, photos, args.faces)
         note = f"; {'the last two layers refitted' if verdict.kept else 'the last layer'}: {verdict.reason}"
     profile.save(args.out)
     print(f"{args.out}: {len(profile)} patches from {len(photos)} photos{note}")

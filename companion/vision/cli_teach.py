@@ -3,7 +3,9 @@
 The daemon's background job runs it on the table's rolls file (``table_rolls.py``) and empty tray; on
 labelled photos (``--photos DIR --only STEM ...``) it stands in for the calibration, as ``companion
 dice calibrate`` does for the classifier. Exit 0: the taught head was kept and written; 1: it read the
-held-back rolls no better, nothing written (the verdict still is); 2: it could not run.
+held-back rolls no better, nothing written (the verdict still is); 2: it could not run. With
+``--faces-out`` the face classifier's last two layers are refitted on the same rolls too
+(``face_fit.py``) and written when they win on the held-back dice, whatever the detector's verdict.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ def register(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     td.add_argument("--verdict", help="write the verdict (JSON) here, kept or not")
     td.add_argument("--detector-model", help="another detector than the shipped one (.onnx beside its .json)")
     td.add_argument("--composites", type=int, default=None, help="frames laid anew from the fitted rolls (default 120)")
+    td.add_argument("--faces-out", help="the face classifier's last two layers refitted on the rolls (.npz), "
+                    "written when they read the held-back dice better (face_fit.py)")
     td.add_argument("--json", action="store_true", help="print the verdict as JSON")
     td.set_defaults(func=_teach)
 
@@ -70,7 +74,10 @@ def _teach(args: argparse.Namespace) -> int:
     detector = DieDetector(args.detector_model)
     head, verdict = teach(detector, DiceReader(detector=detector), rolls, empty=empty,
                           n_composites=COMPOSITES if args.composites is None else args.composites)
-    text = json.dumps(verdict.to_json())
+    out = verdict.to_json()
+    if args.faces_out:
+        out["faces"] = _deepen(rolls, detector, Path(args.faces_out), empty)
+    text = json.dumps(out)
     if args.verdict:
         from companion.store.atomic_file import replace_file
 
@@ -82,3 +89,18 @@ def _teach(args: argparse.Namespace) -> int:
     print(text if args.json else f"{args.out if verdict.kept else 'nothing written'}: {verdict.reason} "
           f"({verdict.seconds} s)")
     return 0 if verdict.kept else 1
+
+
+def _deepen(rolls, detector, path: Path, empty) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The classifier's last two layers refitted on every roll's dice (the newest held back to decide);
+    written to ``path`` when kept. Its verdict, JSON-ready."""
+    from companion.store.atomic_file import replace_file
+    from companion.vision.face_teach import teach_faces
+    from companion.vision.reader import DiceReader
+
+    reader = DiceReader(detector=detector)
+    profile, verdict = teach_faces(reader, [(r.frame, r.dice) for r in rolls], empty=empty)
+    tail = profile.tail
+    if tail is not None:
+        replace_file(path, lambda p: tail.save(p, profile.tail_base))
+    return verdict.to_json()

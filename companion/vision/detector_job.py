@@ -14,22 +14,30 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.vision.background_job import BackgroundJob, lowest_priority
 from companion.vision.detector_head import Head
+from companion.vision.face_tail import FaceTail
 
 log = logging.getLogger(__name__)
 
 HEAD_FILE = "dice_detector_head.npz"
 VERDICT_FILE = "dice_teaching.json"
+FACES_FILE = "dice_face_layers.npz"  # the face classifier's last two layers refitted (face_fit.py)
 
 
-def teach_command(rolls: Path, empty: Path | None, out: Path, verdict: Path) -> list[str]:
+def teach_command(rolls: Path, empty: Path | None, out: Path, verdict: Path, faces: Path | None = None,
+                  set_faces: Sequence[int | str] | None = None) -> list[str]:
+    """``faces``: where the face classifier's refitted layers go; ``set_faces``: the faces the set has."""
     cmd = [sys.executable, "-m", "companion", "dice", "teach-detector", "--rolls", str(rolls), "--out", str(out),
            "--verdict", str(verdict)]
+    if faces is not None:
+        cmd += ["--faces-out", str(faces)]
+    if set_faces:
+        cmd += ["--faces", *(str(f) for f in set_faces)]
     if empty is not None:
         cmd += ["--empty", str(empty)]
     return lowest_priority(cmd)
@@ -56,8 +64,10 @@ class TableDetector(BackgroundJob):
         folder = Path(folder)
         self.path = folder / HEAD_FILE
         self.verdict_path = folder / VERDICT_FILE
+        self.faces_path = folder / FACES_FILE
         self.command = command
         self._loaded: tuple[float, Head | None] | None = None
+        self._faces: tuple[float, tuple[FaceTail, int] | None] | None = None
 
     def _pending(self, path: Path) -> Path:
         return path.with_name(path.stem + ".next" + path.suffix)
@@ -78,6 +88,23 @@ class TableDetector(BackgroundJob):
         self._loaded = (mtime, head)
         return head
 
+    def face_layers(self) -> tuple[FaceTail, int] | None:
+        """The classifier's refitted last two layers and their base (``FaceTail.load``), when the last
+        teaching kept some that load (read again when the file changes)."""
+        try:
+            mtime = self.faces_path.stat().st_mtime
+        except FileNotFoundError:
+            return None
+        if self._faces is not None and self._faces[0] == mtime:
+            return self._faces[1]
+        try:
+            layers: tuple[FaceTail, int] | None = FaceTail.load(self.faces_path)
+        except Exception as exc:  # the last layer reads instead
+            log.warning("the table's face layers %s are not used: %s", self.faces_path, exc)
+            layers = None
+        self._faces = (mtime, layers)
+        return layers
+
     def verdict(self) -> dict[str, Any] | None:
         return read_verdict(self.verdict_path)
 
@@ -85,39 +112,48 @@ class TableDetector(BackgroundJob):
     def teaching(self) -> bool:
         return self.running
 
-    def start(self, rolls: Path, empty: Path | None) -> bool:
-        """Teach the detector on the rolls file, in the background; False when a job runs already or
-        cannot start."""
+    def start(self, rolls: Path, empty: Path | None, set_faces: Sequence[int | str] | None = None) -> bool:
+        """Teach the detector (and the classifier's last two layers, the set having ``set_faces``) on the
+        rolls file, in the background; False when a job runs already or cannot start."""
         with self._lock:
             if self._job is not None:
                 return False
             out, verdict = self._pending(self.path), self._pending(self.verdict_path)
-            out.unlink(missing_ok=True)
-            verdict.unlink(missing_ok=True)
-            if not self._launch(self.command(rolls, empty, out, verdict)):
+            faces = self._pending(self.faces_path)
+            for p in (out, verdict, faces):
+                p.unlink(missing_ok=True)
+            if not self._launch(self.command(rolls, empty, out, verdict, faces, set_faces)):
                 return False
         self._changed()
         return True
 
     def _finished(self, returncode: int, out_text: bytes, err: bytes, current: bool) -> None:
         out, verdict = self._pending(self.path), self._pending(self.verdict_path)
+        faces = self._pending(self.faces_path)
         if current and verdict.exists():
             verdict.replace(self.verdict_path)
+        if current and returncode in (0, 1):  # the face layers are kept or not on their own evidence
+            if faces.exists():
+                faces.replace(self.faces_path)
+            else:
+                self.faces_path.unlink(missing_ok=True)
         if current and returncode == 0 and out.exists():
             out.replace(self.path)
             log.info("the table's die detector is taught: %s", (self.verdict() or {}).get("reason"))
         elif current:
             self._failed(returncode, err)
-        out.unlink(missing_ok=True)
-        verdict.unlink(missing_ok=True)
+        for p in (out, verdict, faces):
+            p.unlink(missing_ok=True)
 
     def forget(self) -> None:
         """A new dice set: the head and its verdict go, and a running job's result with them."""
         with self._lock:
             self._next_generation()
-            for p in (self.path, self.verdict_path, self._pending(self.path), self._pending(self.verdict_path)):
+            for p in (self.path, self.verdict_path, self.faces_path):
                 p.unlink(missing_ok=True)
+                self._pending(p).unlink(missing_ok=True)
             self._loaded = None
+            self._faces = None
 
     def status(self) -> dict[str, Any]:
         """For the tablet: whether it teaches now, and what the last teaching measured on the held-back

@@ -44,7 +44,8 @@ TURNS = 4  # quarter turns of each patch fitted on (a die lands any way round; n
 
 @dataclass
 class Verdict:
-    """What the deeper fit found on the held-back confirmed dice (patches read right of ``held``)."""
+    """What the deeper fit found on the held-back confirmed dice: of ``held`` patches, how many each
+    reads right (``face_teach``: of ``held`` dice in whole rolls, how many right less extra dice)."""
 
     kept: bool
     depth: int  # 2: the last two layers refitted and kept; 1: the class layer alone

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -84,6 +85,22 @@ class FaceTail:
         """n x classes: the network's class logits for features n x 96 x 4 x 4, as its own last layers give them."""
         out: np.ndarray = (self.embed(feats) @ self.head_w.T + self.head_b).astype(np.float32)
         return out
+
+    def save(self, path: Path | str, base: int) -> None:
+        """The weights, the shipped layers' fingerprint ``base`` and a checksum (``np.savez``)."""
+        with open(path, "wb") as fh:  # np.savez would append .npz to a name without it
+            arrays: dict[str, Any] = {"crc": np.uint32(self.crc()), "base": np.int64(base), **self.arrays()}
+            np.savez(fh, **arrays)
+
+    @classmethod
+    def load(cls, path: Path | str) -> tuple[FaceTail, int]:
+        """(tail, base); raises ``ValueError`` when the file is damaged (its checksum does not hold)."""
+        with np.load(path) as data:
+            tail = cls(*(data[k].astype(np.float32) for k in NAMES))
+            crc, base = int(data["crc"]), int(data["base"])
+        if tail.crc() != crc:
+            raise ValueError("the face classifier's refitted layers do not match their checksum")
+        return tail, base
 
     def distance(self, other: FaceTail) -> float:
         """Squared L2 distance between the two tails' weights."""

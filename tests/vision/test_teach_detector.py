@@ -206,13 +206,17 @@ verdict.write_text(json.dumps({"kept": keep, "reason": "fake", "shipped": {"dice
     "confused": []}}))
 if keep:
     DieDetector().shipped_head().save(out)
+    from companion.vision.classifier import FaceClassifier
+    from companion.vision.face_tail import FaceTail
+    shipped = FaceTail.of_classifier(FaceClassifier())
+    shipped.save(Path(sys.argv[4]), shipped.crc())
 sys.exit(0 if keep else 1)
 """
 
 
 def fake_teach(keep: bool):
-    def command(rolls: Path, empty: Path | None, out: Path, verdict: Path) -> list[str]:
-        return [sys.executable, "-c", FAKE_TEACH, str(out), str(verdict), "keep" if keep else "no"]
+    def command(rolls: Path, empty: Path | None, out: Path, verdict: Path, faces: Path) -> list[str]:
+        return [sys.executable, "-c", FAKE_TEACH, str(out), str(verdict), "keep" if keep else "no", str(faces)]
 
     return command
 
@@ -224,8 +228,14 @@ def test_the_teaching_job_moves_in_a_kept_head_and_always_its_verdict(tmp_path):
     assert job.start(tmp_path / "rolls.npz", None)
     job.wait(60)
     assert told[-1] is False and job.head() is not None
+    layers = job.face_layers()  # the face classifier's refitted layers, moved in beside the head
+    assert layers is not None and layers[1] == layers[0].crc()
     status = job.status()
     assert status["kept"] and (status["right"], status["dice"]) == (10, 10)
+    job.command = fake_teach(False)  # a later teaching that keeps no face layers takes the old ones away
+    assert job.start(tmp_path / "rolls.npz", None)
+    job.wait(60)
+    assert job.face_layers() is None and job.head() is not None
     job.forget()
     assert job.head() is None and job.verdict() is None
 
@@ -244,8 +254,11 @@ def test_the_command_teaches_on_labelled_photos_and_always_writes_its_verdict(fi
     stems = sorted(p.stem for p in (fixtures / "nell-byler-d6" / "images").iterdir())
     code = main(["dice", "teach-detector", "--photos", str(fixtures / "nell-byler-d6"), "--only", *stems,
                  "--out", str(tmp_path / "head.npz"), "--verdict", str(tmp_path / "v.json"), "--composites", "3",
-                 "--json"])
+                 "--faces-out", str(tmp_path / "faces.npz"), "--json"])
     verdict = json.loads(capsys.readouterr().out)
+    # five photos of a few dice: too few of some face for the deeper fit, which says so and writes nothing
+    assert verdict["faces"]["depth"] == 1 and "fewer than 2 confirmed dice" in verdict["faces"]["reason"]
+    assert not (tmp_path / "faces.npz").exists()
     assert code in (0, 1) and verdict["kept"] == (code == 0) == (tmp_path / "head.npz").exists()
     assert json.loads((tmp_path / "v.json").read_text()) == verdict
     assert (verdict["fit_rolls"], verdict["held_rolls"], verdict["composites"]) == (3, 2, 3)

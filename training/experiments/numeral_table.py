@@ -15,7 +15,6 @@ Needs the ``scenes`` extra (Mitsuba) for ``render``; ``measure`` needs only the 
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -26,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from companion.vision.evaluate import Score, iterate  # noqa: E402
-from companion.vision.face_fit import deepen, refit  # noqa: E402
+from companion.vision.face_fit import refit  # noqa: E402
+from companion.vision.face_teach import teach_faces  # noqa: E402
 from companion.vision.profile_build import build_profile  # noqa: E402
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.tuning import UNCERTAIN  # noqa: E402
@@ -70,8 +70,7 @@ def measure(out: Path, per_face: int, model: str | None) -> None:
         cal += 1
     print(f"calibration: the first {cal} throws, faces seen {seen}; read: the other {len(photos) - cal}")
     profile = build_profile(reader, [(f, lab) for _, f, lab in photos[:cal]])
-    deep = copy.copy(profile)
-    verdict = deepen(deep, reader.classifier, [1, 2, 3, 4, 5, 6])
+    deep, verdict = teach_faces(reader, [(f, lab) for _, f, lab in photos[:cal]], [1, 2, 3, 4, 5, 6])
     print(f"deeper: kept={verdict.kept}; {verdict.reason}; {verdict.cpu_seconds} s CPU")
     if deep.tail is None:
         refit(deep, reader.classifier)

@@ -1,0 +1,88 @@
+"""The table's confirmed rolls decide how deep the face classifier adapts: read whole, as the daemon reads.
+
+``face_fit.deepen`` judges the refitted last two layers on held-back patches. A patch read right is
+not a die read right: on rune55's close-ups (both models left out, 10 photos) layers that read 4 more
+of 103 held-back patches right read 16 fewer of the 506 held-back dice (they took dice for no die).
+So, where the rolls themselves are at hand (the calibration's photos, the daemon's rolls file), the
+newest ``HELD_SHARE`` of them are held back and read whole with the reader, blind to
+their count, as the detector's teaching does: the refit (each pull of ``face_fit.PULLS``, on the
+profile of the older rolls) is kept only when it reads more of their dice right, less extra dice, than
+the last layer alone on the same profile and than the shipped classifier. Kept, it is refitted on
+every roll's profile with the pull that won.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from companion.vision.evaluate import LabelledDie, Score
+from companion.vision.face_fit import MIN_PER_FACE, PULLS, STEPS, TURNS, Verdict, fit, per_face, pull_for, refit, views
+from companion.vision.face_tail import FaceTail
+from companion.vision.profile_adapt import Profile
+from companion.vision.profile_build import build_profile
+from companion.vision.reader import DiceReader
+from companion.vision.teach_detector import HELD_SHARE
+from companion.vision.tuning import UNCERTAIN
+
+Roll = tuple[np.ndarray, Sequence[LabelledDie]]  # a confirmed roll: its frame and its dice
+
+
+def points(reader: DiceReader, rolls: Sequence[Roll], profile: Profile | None,
+           faces: Sequence[int | str] | None, empty: Any = None) -> tuple[int, int, int]:
+    """(dice right less extra dice, right, extra) on the rolls, read blind to their count."""
+    score = Score()
+    for frame, dice in rolls:
+        r = reader.read(frame, profile=profile, faces=faces, empty=empty)
+        score.add(list(dice), [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
+    return score.right - score.extra, score.right, score.extra
+
+
+def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int | str] | None = None, *,
+                empty: Any = None, steps: int = STEPS, seed: int = 0) -> tuple[Profile, Verdict]:
+    """The profile of every roll (oldest first), with ``tail`` set when the refitted last two layers read
+    the held-back rolls better; and the verdict. Too little evidence (a face of the set confirmed fewer
+    than ``MIN_PER_FACE`` times, fewer than 3 rolls) leaves the last layer alone and says why."""
+    t0 = time.process_time()
+    classifier = reader.classifier
+    profile = build_profile(reader, [(f, list(d)) for f, d in rolls])
+    counts = per_face(profile, faces)
+    short = [f"{f} ({n})" for f, n in counts.items() if n < MIN_PER_FACE]
+    if short or len(rolls) < 3:
+        why = (f"fewer than {MIN_PER_FACE} confirmed dice of face {', '.join(short)}" if short
+               else f"{len(rolls)} confirmed rolls; at least 3 are needed")
+        return profile, Verdict(False, 1, f"the last layer alone: {why}", counts)
+    cut = len(rolls) - max(1, int(round(len(rolls) * HELD_SHARE)))  # as the detector's teaching holds back
+    fitted, held = rolls[:cut], rolls[cut:]
+    older = build_profile(reader, [(f, list(d)) for f, d in fitted])
+    feats = views(classifier, np.stack(older.patches))
+    if not np.all(np.isfinite(feats)):
+        return profile, Verdict(False, 1, "the last layer alone: the network's features of the confirmed dice are "
+                                "not all finite numbers", counts)
+    shipped = FaceTail.of_classifier(classifier)
+    labels = np.tile(np.array(older.labels), TURNS)
+    base, last = points(reader, held, None, faces, empty), points(reader, held, older, faces, empty)
+    best, unit = (-10**9, 0, 0), PULLS[0]
+    for u in PULLS:  # the strongest pull wins a tie
+        trial = copy.copy(older)
+        trial.tail, _ = fit(shipped, feats, labels, classifier.temperature, pull=pull_for(len(older), u),
+                            steps=steps, seed=seed)
+        trial.tail_base = shipped.crc()
+        got = points(reader, held, trial, faces, empty)
+        if got[0] > best[0]:
+            best, unit = got, u
+    kept = best[0] > max(base[0], last[0])
+    dice = sum(len(d) for _, d in held)
+    reason = (f"held back {len(held)} rolls ({dice} dice): {best[1]} right, {best[2]} extra with the last two layers "
+              f"refitted (pull {pull_for(len(older), unit):.3g}); {last[1]}, {last[2]} with the last layer alone; "
+              f"{base[1]}, {base[2]} as shipped")
+    verdict = Verdict(kept, 2 if kept else 1, reason, counts, dice, base[0], last[0], best[0],
+                      round(pull_for(len(profile), unit), 4))
+    if kept:
+        refit(profile, classifier, unit=unit, steps=steps, seed=seed)
+    verdict.cpu_seconds = round(time.process_time() - t0, 2)
+    return profile, verdict
