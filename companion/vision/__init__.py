@@ -20,6 +20,9 @@ Learning the table's own dice:
 
 - ``profile_adapt``: the ``Profile`` (confirmed dice as labelled patches) and the classifier's last
   layer retrained on it.
+- ``face_tail``, ``face_fit``, ``face_teach``: the classifier's last two layers in numpy, refitted on
+  the profile, and kept only when they read the table's held-back rolls better (no torch).
+- ``numpy_fit``: what that refit shares with the detector's (``head_fit``): unfolding, Adam.
 - ``profile_build``: patches for a profile from labelled photos or one confirmed die at a time.
 - ``profile_store``: the daemon's profile file, grown from every roll the table confirms.
 - ``retrain_network``: the whole network retrained deeper on a grown profile (torch, offline).

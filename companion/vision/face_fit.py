@@ -35,7 +35,7 @@ from companion.vision.profile_adapt import PRIOR_PATCHES, Profile, _retrain_head
 
 MIN_PER_FACE = 2  # confirmed dice of every face of the set before the last two layers are refitted
 HELD_SHARE = 0.4  # the newest share of the confirmed dice held back to judge by (as the detector's 2 of 5)
-PULLS = (0.03, 0.003)  # pulls towards the shipped weights tried (against the mean loss a patch), strongest first
+PULLS = (0.03, 0.003, 0.0003)  # pulls towards the shipped weights tried (a patch's mean loss), strongest first
 STEPS = 300
 BATCH = 128  # patches (in one of their quarter turns) a step
 LR = 1e-3

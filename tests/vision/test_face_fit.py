@@ -167,3 +167,49 @@ def test_not_a_number_changes_nothing(classifier, monkeypatch):
         fit(before, np.zeros((0, 96, 4, 4), np.float32), np.array([], int), 1.0)
     with pytest.raises(ValueError, match="not a face"):
         per_face(profile, [1, 2, 7])
+
+
+def _rolls(n: int, faces=(1, 2, 3, 4, 5, 6)):
+    """``n`` rolls of an odd set (purple, green pips), each showing ``faces``, as labelled frames."""
+    from companion.vision.evaluate import LabelledDie
+    from companion.vision.render import RenderDie, render_dice
+
+    out = []
+    for seed in range(n):
+        frame, drawn = render_dice([RenderDie(f, "other", pip_colour=(60, 200, 60)) for f in faces], seed=seed,
+                                   die_size=48.0)
+        out.append((frame, [LabelledDie(d.face, d.center, d.size) for d in drawn]))
+    return out
+
+
+def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, monkeypatch):
+    from companion.vision import face_teach
+
+    rolls = _rolls(5)
+    read: list[bool] = []
+
+    def judged(better: bool):
+        def points(rdr, held, profile, faces, empty=None):
+            read.append(profile is not None and profile.tail is not None)
+            deeper = profile is not None and profile.tail is not None
+            return (12, 12, 0) if deeper == better else (10, 10, 0)
+        return points
+
+    monkeypatch.setattr(face_teach, "points", judged(False))
+    profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+    assert not verdict.kept and verdict.depth == 1 and profile.tail is None
+    assert verdict.held == 12 and verdict.per_face == {str(f): 5 for f in range(1, 7)}
+    assert read == [False, False] + [True] * len(face_fit.PULLS)  # shipped, last layer, each pull
+    monkeypatch.setattr(face_teach, "points", judged(True))
+    profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+    assert verdict.kept and verdict.depth == 2 and profile.tail is not None and profile.reads_deeper(reader.classifier)
+    assert len(profile.labels) > sum(len(d) for _, d in rolls)  # every roll's profile, pips and tray windows too
+
+
+def test_the_rolls_too_few_or_a_face_missing_leave_the_last_layer(reader):
+    from companion.vision import face_teach
+
+    profile, verdict = face_teach.teach_faces(reader, _rolls(2), steps=20)
+    assert not verdict.kept and "at least 3" in verdict.reason and profile.tail is None
+    profile, verdict = face_teach.teach_faces(reader, _rolls(4, faces=(1, 2, 3, 5, 6)), steps=20)
+    assert not verdict.kept and "face 4 (0)" in verdict.reason and profile.tail is None
