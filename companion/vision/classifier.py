@@ -17,9 +17,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.face_tail import FEATURES, layer
-
 MODELS = Path(__file__).resolve().parent / "models"
+# What feeds the last convolution (the third pooling's output) ends so in every face classifier trained
+# by training/train_faces.py: a table's refitted last two layers read from it (``face_tail.FaceTail``).
+FEATURES = "features.5/MaxPool"
 DEFAULT_MODEL = MODELS / "faces.onnx"
 
 
@@ -120,3 +121,12 @@ def standardise(blob: np.ndarray) -> np.ndarray:
     std = np.sqrt(((blob - mean) ** 2).mean(axis=(1, 2, 3), keepdims=True))
     out: np.ndarray = ((blob - mean) / (std + 0.02)).astype(np.float32)
     return out
+
+
+def layer(net: cv2.dnn.Net, suffix: str) -> str:
+    """The full name of the ``cv2.dnn`` layer whose name ends with ``suffix``."""
+    names = [n for n in net.getLayerNames() if n.endswith(suffix)]
+    if len(names) != 1:
+        raise ValueError(f"the face classifier has {len(names)} layers named ...{suffix}: "
+                         "not the 4-convolution network")
+    return str(names[0])

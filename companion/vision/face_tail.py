@@ -13,29 +13,17 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from companion.vision.classifier import FaceClassifier, layer
 from companion.vision.numpy_fit import unfold_batch
 
-if TYPE_CHECKING:
-    from companion.vision.classifier import FaceClassifier
-
-# Layer names end so in every face classifier trained by training/train_faces.py (features.5 is the
-# third max pooling; features.6.0 the fourth convolution, batch norm folded in).
-FEATURES = "features.5/MaxPool"
+# The fourth convolution's layer name ends so in every face classifier trained by
+# training/train_faces.py (batch norm folded in); what feeds it is ``classifier.FEATURES``.
 LAST_CONV = "features.6/features.6.0/Conv"
 NAMES = ("conv_w", "conv_b", "head_w", "head_b")
-
-
-def layer(net: object, suffix: str) -> str:
-    """The full name of the ``cv2.dnn`` layer whose name ends with ``suffix``."""
-    names = [n for n in net.getLayerNames() if n.endswith(suffix)]  # type: ignore[attr-defined]
-    if len(names) != 1:
-        raise ValueError(f"the face classifier has {len(names)} layers named ...{suffix}: "
-                         "not the 4-convolution network")
-    return str(names[0])
 
 
 @dataclass
