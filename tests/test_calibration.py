@@ -217,7 +217,13 @@ def test_the_calibrations_rolls_teach_the_detector_when_it_is_done(rig: Rig, con
     from tests.vision.test_teach_detector import fake_teach
 
     rig.start_calibration(DiceSet(count=4))
-    rig.dice.table_detector.command = fake_teach(True)
+    fake, asked = fake_teach(True), []
+
+    def command(*args: Any) -> list[str]:
+        asked.append(args[5])  # the faces the set has, for the classifier's last layers
+        return fake(*args)
+
+    rig.dice.table_detector.command = command
     for _ in range(3):
         rig.calibration_roll()
         rig.confirm_calibration(None)
@@ -229,7 +235,11 @@ def test_the_calibrations_rolls_teach_the_detector_when_it_is_done(rig: Rig, con
     detector = rig.calibration_status()["detector"]
     assert detector["kept"] and not detector["teaching"] and (detector["right"], detector["dice"]) == (10, 10)
     assert rig.dice.reader().detector.head is not None  # the reader finds dice with the table's head
+    assert asked == [[1, 2, 3, 4, 5, 6]]
+    profile = rig.dice.patches()  # ... and reads faces through the classifier's refitted last layers
+    assert profile.tail is not None and profile.reads_deeper(rig.dice.reader().classifier)
     assert rig.forget_dice() and rig.dice.table_detector.head() is None and len(rig.dice.rolls) == 0
+    assert rig.dice.patches().tail is None
 
 
 def test_without_the_count_no_roll_is_kept_for_the_detector(rig: Rig) -> None:

@@ -150,9 +150,10 @@ class TableDice:
             self._grown(learnt)
         return learnt
 
-    def teach_detector(self) -> bool:
+    def teach_detector(self, faces: Any = None) -> bool:
         """The calibration is done: teach the detector the confirmed rolls, in the background (with the
-        empty tray as their background when there is one). True when a teaching started."""
+        empty tray as their background when there is one), and the classifier's last two layers the
+        set's ``faces``. True when a teaching started."""
         with self._lock:
             if self.rolls is None or self.table_detector is None:
                 return False
@@ -161,7 +162,7 @@ class TableDice:
             if len(self.rolls) < MIN_ROLLS:
                 return False
             empty = self.reference.path if self.reference.state == "ok" else None
-            return bool(self.table_detector.start(self.rolls.path, empty))
+            return bool(self.table_detector.start(self.rolls.path, empty, faces))
 
     def _grown(self, learnt: int) -> None:
         """Enough confirmed dice since the last try: retrain the network on them, in the background."""

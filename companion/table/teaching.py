@@ -96,10 +96,12 @@ class Teaching:
 
     def stop_calibration(self) -> dict[str, Any]:
         """Done: readings go to the game again; returns what the calibration taught."""
-        status = self._calibrating().status()
+        calibration = self._calibrating()
+        status = calibration.status()
         self.readings.calibration = None
-        # the confirmed rolls teach the detector too, in the background (vision/detector_job.py)
-        if self.dice.teach_detector():
+        # the confirmed rolls teach the detector and the classifier's last layers too, in the background
+        # (vision/detector_job.py), with the faces the set has
+        if self.dice.teach_detector(list(calibration.dice.faces)):
             log.info("teaching the die detector the calibration's rolls, in the background")
         self.changed()
         return status

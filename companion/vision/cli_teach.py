@@ -29,6 +29,7 @@ def register(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     td.add_argument("--composites", type=int, default=None, help="frames laid anew from the fitted rolls (default 120)")
     td.add_argument("--faces-out", help="the face classifier's last two layers refitted on the rolls (.npz), "
                     "written when they read the held-back dice better (face_fit.py)")
+    td.add_argument("--faces", nargs="+", metavar="FACE", help="with --faces-out: the faces the set has (1-6, worm)")
     td.add_argument("--json", action="store_true", help="print the verdict as JSON")
     td.set_defaults(func=_teach)
 
@@ -76,7 +77,7 @@ def _teach(args: argparse.Namespace) -> int:
                           n_composites=COMPOSITES if args.composites is None else args.composites)
     out = verdict.to_json()
     if args.faces_out:
-        out["faces"] = _deepen(rolls, detector, Path(args.faces_out), empty)
+        out["faces"] = _deepen(rolls, detector, Path(args.faces_out), empty, args.faces)
     text = json.dumps(out)
     if args.verdict:
         from companion.store.atomic_file import replace_file
@@ -91,7 +92,7 @@ def _teach(args: argparse.Namespace) -> int:
     return 0 if verdict.kept else 1
 
 
-def _deepen(rolls, detector, path: Path, empty) -> dict[str, object]:  # type: ignore[no-untyped-def]
+def _deepen(rolls, detector, path: Path, empty, faces) -> dict[str, object]:  # type: ignore[no-untyped-def]
     """The classifier's last two layers refitted on every roll's dice (the newest held back to decide);
     written to ``path`` when kept. Its verdict, JSON-ready."""
     from companion.store.atomic_file import replace_file
@@ -99,7 +100,8 @@ def _deepen(rolls, detector, path: Path, empty) -> dict[str, object]:  # type: i
     from companion.vision.reader import DiceReader
 
     reader = DiceReader(detector=detector)
-    profile, verdict = teach_faces(reader, [(r.frame, r.dice) for r in rolls], empty=empty)
+    set_faces = None if not faces else [int(f) if f.isdigit() else f for f in faces]
+    profile, verdict = teach_faces(reader, [(r.frame, r.dice) for r in rolls], set_faces, empty=empty)
     tail = profile.tail
     if tail is not None:
         replace_file(path, lambda p: tail.save(p, profile.tail_base))

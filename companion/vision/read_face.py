@@ -40,8 +40,9 @@ class FaceReader:
                   ) -> list[Window]:
         """(cx, cy, size, patch) windows read at once, with the profile's last layer (or its refitted last
         two layers) when there is one."""
+        patches = [w[3] for w in wins]
         deeper = prof is not None and prof.reads_deeper(self.classifier)
-        scores = self.classifier.classify([w[3] for w in wins], features=deeper)
+        scores = self.classifier.classify(patches, features=True) if deeper else self.classifier.classify(patches)
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
             probs = prof.adapt(self.classifier, scores)
