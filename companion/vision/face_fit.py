@@ -14,8 +14,10 @@ How deep it goes is the evidence's: the last two layers only when every face of 
 the table declared, else 1-6 and a symbol face once one was confirmed) has at least ``MIN_PER_FACE``
 confirmed dice; the last layer alone otherwise. And the deeper fit is kept only when, fitted on the
 older confirmed dice, it reads the newest ``HELD_SHARE`` of them better than the last layer alone and
-than the shipped classifier (as many is not better), as the detector's teaching decides
-(``teach_detector.keeps``). numpy and OpenCV only: never torch.
+than the shipped classifier (as many is not better). ``deepen`` judges by the profile's patches, for a
+profile alone; where the rolls' frames are at hand (a calibration, the daemon's teaching job)
+``face_teach.teach_faces`` reads the held-back rolls whole instead, which is the judge that counts: a
+patch read right is not a die read right. numpy and OpenCV only: never torch.
 """
 
 from __future__ import annotations
@@ -180,8 +182,7 @@ def deepen(profile: Profile, classifier: FaceClassifier, faces: Sequence[int | s
     fitted = np.concatenate([np.arange(cut) + k * n for k in range(TURNS)])
     test_x, test_y = feats[cut:n], labels[cut:]
     raw = shipped.embed(feats[:n])
-    with np.errstate(all="ignore"):
-        head = _retrain_head(raw[:cut], labels[:cut], shipped.head_w, shipped.head_b, classifier.temperature)
+    head = _retrain_head(raw[:cut], labels[:cut], shipped.head_w, shipped.head_b, classifier.temperature)
     right = [read_right(classifier.softmax(raw[cut:] @ w.T + b), test_y, allowed)
              for w, b in ((shipped.head_w, shipped.head_b), head)]
     deeper, unit = -1, PULLS[0]
