@@ -58,8 +58,10 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
         print(f"{name}: {len(labels)}/{len(placed)} dice", flush=True)
 
 
-def measure(out: Path, per_face: int, model: str | None) -> None:
-    reader = DiceReader(model)
+def measure(out: Path, per_face: int, model: str | None, detector: bool = True) -> None:
+    from companion.vision.detector import DieDetector
+
+    reader = DiceReader(model, detector=DieDetector() if detector else None)  # as the daemon reads
     photos = [(p.stem, f, lab) for p, f, lab in iterate(out)]
     photos.sort(key=lambda x: x[0])
     seen = {f: 0 for f in range(1, 7)}
@@ -96,11 +98,12 @@ def main() -> int:
     ap.add_argument("--spp", type=int, default=16)
     ap.add_argument("--per-face", type=int, default=2)
     ap.add_argument("--model", help="another face classifier")
+    ap.add_argument("--no-detector", action="store_true", help="read without the die detector")
     args = ap.parse_args()
     if args.step == "render":
         render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp)
     else:
-        measure(args.out, args.per_face, args.model)
+        measure(args.out, args.per_face, args.model, not args.no_detector)
     return 0
 
 
