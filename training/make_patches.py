@@ -2,6 +2,7 @@
 
     .venv/bin/python training/make_patches.py --out /tmp/dice_patches.npz [--dev]
         [--sets rune55-gray-closeups chase-casino-crops] [--negatives [--mine-models M.onnx ...]]
+        [--scenes /tmp/trays [--scene-count N] [--scene-jitter 4]]
 
 Every patch has a class (0-5 faces 1-6, 6 the symbol face, 7 "not a die", 8 "off a die's top face":
 a side face, a corner, two dice at once; -1 "no class": a window between centred and clearly off, whose
@@ -14,7 +15,8 @@ Sources: the reader's own window proposals (what it sees at run time), windows j
 label (centred ones teach the faces, off-centre ones teach "not a top face" and the offset), background
 windows, rendered dice (the only source of symbol faces) and, with ``--negatives``, windows on the
 places of the same photos where the die detector or the reader took something for a die and no labelled
-die is (``training/hard_negatives.py``). Held-back photos are never read; with ``--dev`` only the "fit"
+die is (``training/hard_negatives.py``); with ``--scenes DIR``, the trays ``python -m training.scenes``
+rendered (``training/scenes/read.py``). Held-back photos are never read; with ``--dev`` only the "fit"
 part of the train photos is used (training/dev_split.py).
 """
 
@@ -39,6 +41,8 @@ from companion.vision.render import BODY_BGR, RenderDie, RenderedDie, random_dic
 from companion.vision.segment import find_dice, windows  # noqa: E402
 from training.dev_split import DATA, dev_split  # noqa: E402
 from training.hard_negatives import Miner, off_dice  # noqa: E402
+from training.scenes.read import CUT, ScenesError  # noqa: E402
+from training.scenes.read import scenes as read_scenes  # noqa: E402
 from training.sources import SOURCES  # noqa: E402
 
 # How a label box relates to the whole die: nell and rune55 box the whole die, matteop65 only the top face;
@@ -58,6 +62,9 @@ NEGATIVE_WINDOWS = 4
 # Their sides, times the mined window's, drawn log-uniform: windows up to the 3x a reader grows on a
 # screw are then as common per octave as those at the die's size (round 3 used 0.85-3.0).
 NEGATIVE_SCALE = (0.85, 1.3)
+# Jittered windows per die on generated trays (``--scenes``), a third of a real die's as for the 2D
+# rendered dice: 600 trays hold about 3,600 dice, three times nell-byler-d6's train photos.
+SCENE_JITTER = 4
 BG = 7
 SIDE = 8
 IGNORE = -1
@@ -103,6 +110,8 @@ def class_for(value: int | str, d: float, ratio: float) -> int:
     """The class of a window whose centre is ``d`` die sides from a top face, ``ratio`` window/die."""
     if d > OFF or ratio > 2.3 or ratio < 0.75:
         return SIDE  # off the top face, two dice at once, or a part of one die (a pip read as a 1)
+    if value == CUT:
+        return IGNORE  # a generated die whose top face the frame cuts (training/scenes/read.py)
     if d < CENTRED and 0.9 <= ratio <= 1.7:
         return int(value) - 1 if value != "worm" else 6
     return IGNORE
@@ -199,18 +208,35 @@ def real_patches(name: str, stems: list[str], rng: np.random.Generator, jitter: 
     k = WHOLE_DIE[name]
     for _, frame, labels in iterate(DATA / name, only=stems):
         dice = [(lab.value, lab.center[0], lab.center[1], lab.size * k) for lab in labels]
-        if name in HINTED and dice:
-            proposals(out, frame, dice, rng, limit=PROPOSALS_PER_DIE * len(dice))
-            proposals(out, frame, dice, rng, float(np.median([d[3] for d in dice])))
-        else:
-            proposals(out, frame, dice, rng)
-        around_dice(out, frame, dice, rng, jitter * JITTER_TIMES.get(name, 1))
-        between_dice(out, frame, dice, rng)
-        for _ in range(4):  # plain background
-            cx, cy = rng.uniform(0, frame.shape[1]), rng.uniform(0, frame.shape[0])
-            if dice and all(math.dist((cx, cy), (d[1], d[2])) > NEAR * d[3] for d in dice):
-                out.add(frame, cx, cy, float(np.median([d[3] for d in dice])) * float(rng.uniform(0.9, 1.6)),
-                        0.0, BG, None)
+        frame_patches(out, frame, dice, rng, jitter * JITTER_TIMES.get(name, 1), name in HINTED)
+    return out
+
+
+def frame_patches(out: Patches, frame: np.ndarray, dice: list[Die], rng: np.random.Generator, jitter: int,
+                  hinted: bool = False) -> None:
+    """One labelled photo's patches: the reader's proposals (``hinted``: also at the labelled die size, as
+    for close-ups), windows jittered round and between the dice, and plain background."""
+    if hinted and dice:
+        proposals(out, frame, dice, rng, limit=PROPOSALS_PER_DIE * len(dice))
+        proposals(out, frame, dice, rng, float(np.median([d[3] for d in dice])))
+    else:
+        proposals(out, frame, dice, rng)
+    around_dice(out, frame, dice, rng, jitter)
+    between_dice(out, frame, dice, rng)
+    for _ in range(4):  # plain background
+        cx, cy = rng.uniform(0, frame.shape[1]), rng.uniform(0, frame.shape[0])
+        if dice and all(math.dist((cx, cy), (d[1], d[2])) > NEAR * d[3] for d in dice):
+            out.add(frame, cx, cy, float(np.median([d[3] for d in dice])) * float(rng.uniform(0.9, 1.6)),
+                    0.0, BG, None)
+
+
+def scene_patches(folder: Path, rng: np.random.Generator, jitter: int, limit: int | None = None) -> Patches:
+    """Patches of trays rendered by ``training.scenes`` (``training/scenes/read.py``): cut as a real
+    tray's are, centred on each die's top face as the scene projects it. Their boxes hold the whole die,
+    as nell-byler-d6's do."""
+    out = Patches()
+    for _, frame, dice in read_scenes(folder, limit):
+        frame_patches(out, frame, dice, rng, jitter)
     return out
 
 
@@ -406,7 +432,16 @@ def main() -> None:
                     help="their sides, times the mined window's")
     ap.add_argument("--mine-models", nargs="*", default=["shipped"],
                     help="classifiers the mining reader runs with ('shipped': the shipped one)")
+    ap.add_argument("--scenes", type=Path, help="add the trays python -m training.scenes rendered into this folder")
+    ap.add_argument("--scene-count", type=int, help="with --scenes: only the first this many trays (by name)")
+    ap.add_argument("--scene-jitter", type=int, default=SCENE_JITTER,
+                    help="with --scenes: jittered windows per die and kind, as --jitter for the real sets")
     args = ap.parse_args()
+    if args.scenes is not None:  # a wrong folder stops here, before minutes of cutting
+        try:
+            next(read_scenes(args.scenes, 1))
+        except ScenesError as e:
+            ap.error(str(e))
     rng = np.random.default_rng(0)
     split = json.loads((ROOT / "companion" / "vision" / "split.json").read_text())
     allp = Patches()
@@ -423,6 +458,11 @@ def main() -> None:
         print(name, len(p.y), np.bincount(np.array(p.y) + 1, minlength=10), flush=True)
         allp.extend(p)
         src += [SOURCES[name][0]] * len(p.y)
+    if args.scenes is not None:  # their own rng: the patches above and below stay as they were
+        p = scene_patches(args.scenes, np.random.default_rng(3), args.scene_jitter, args.scene_count)
+        print("scenes", len(p.y), np.bincount(np.array(p.y) + 1, minlength=10), flush=True)
+        allp.extend(p)
+        src += [SOURCES["scenes"][0]] * len(p.y)
     if args.negatives:  # after every other patch, with its own rng: the patches above stay as they were
         miner = Miner([None if m == "shipped" else m for m in args.mine_models])
         neg_rng = np.random.default_rng(1)

@@ -14,6 +14,7 @@ SOURCES: dict[str, tuple[int, str]] = {
     "rendered": (2, "MIT (companion/vision/render.py)"),
     "rune55-gray-closeups": (3, "rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0"),
     "chase-casino-crops": (4, "MIT, chaseelliottpatterson/dice-reader"),
+    "scenes": (5, "MIT (training/scenes, rendered by Mitsuba 3)"),
 }
 RUNE55_CREDIT = "Trained in part on the rune55 dice dataset (Roboflow Universe, rune-zkmvl), CC BY 4.0."
 BY_NUMBER: dict[int, str] = {number: name for name, (number, _) in SOURCES.items()}
