@@ -65,18 +65,25 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def companion(tmp_path: Path) -> Iterator[tuple[str, Table]]:
-    """A mock-hardware companion on a free port: (base URL, its table)."""
+def rigged(tmp_path: Path) -> Iterator[tuple[str, Table, Rig]]:
+    """A mock-hardware companion on a free port: (base URL, its table, its simulated devices); its data
+    folder is the test's ``tmp_path``."""
     config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
     table = Table(Journal(tmp_path / "journal.sqlite3"), rng=random.Random(0))
     rig = Rig(table, config, mock=True, seed=3)
     app = create_app(table, config=config, devices=rig)
     try:
         with serve(app) as base:
-            yield base, table
+            yield base, table, rig
     finally:
         rig.close()
         table.journal.close()
+
+
+@pytest.fixture
+def companion(rigged: tuple[str, Table, Rig]) -> tuple[str, Table]:
+    """The same companion as (base URL, its table)."""
+    return rigged[0], rigged[1]
 
 
 @pytest.fixture

@@ -9,45 +9,25 @@
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
-from live import serve  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
-from companion.config import Config, ServerConfig, StoreConfig
 from companion.i18n.render import localize
-from companion.store.journal import Journal
 from companion.table.calibration import PLAIN, DiceSet
 from companion.table.rig import Rig
 from companion.table.session import Table
 from companion.vision.render import RenderDie
-from companion.web import create_app
 
 pytestmark = pytest.mark.browser
 PIN = "4321"
 SHOTS = os.environ.get("EMPTY_TRAY_SHOTS")
 LEGEND = "Green: read. Amber: unsure. Grey circle: the camera looked there and found no die."
 COIN = (560, 400)
-
-
-@pytest.fixture
-def rigged(tmp_path: Path) -> Iterator[tuple[str, Table, Rig]]:
-    config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
-    table = Table(Journal(tmp_path / "journal.sqlite3"), rng=random.Random(0))
-    rig = Rig(table, config, mock=True, seed=3)
-    app = create_app(table, config=config, devices=rig)
-    try:
-        with serve(app) as base:
-            yield base, table, rig
-    finally:
-        rig.close()
-        table.journal.close()
 
 
 def unlock(page: Any) -> None:

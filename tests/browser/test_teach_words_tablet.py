@@ -6,41 +6,21 @@ from __future__ import annotations
 
 import json
 import os
-import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from live import serve  # type: ignore[import-not-found]
 from playwright.sync_api import expect
 
-from companion.config import Config, ServerConfig, StoreConfig
 from companion.games.messages import msg, nmsg
 from companion.i18n.render import localize
-from companion.store.journal import Journal
 from companion.table.calibration import PLAIN, DiceSet
 from companion.table.rig import Rig
 from companion.table.session import Table
-from companion.web import create_app
 
 pytestmark = pytest.mark.browser
 PIN = "4321"
 SHOTS = os.environ.get("TEACH_WORDS_SHOTS")
-
-
-@pytest.fixture
-def rigged(tmp_path: Path) -> Iterator[tuple[str, Table, Rig, Path]]:
-    config = Config(server=ServerConfig(pin=PIN), store=StoreConfig(data_dir=str(tmp_path)), mock=True)
-    table = Table(Journal(tmp_path / "journal.sqlite3"), rng=random.Random(0))
-    rig = Rig(table, config, mock=True, seed=3)
-    app = create_app(table, config=config, devices=rig)
-    try:
-        with serve(app) as base:
-            yield base, table, rig, tmp_path
-    finally:
-        rig.close()
-        table.journal.close()
 
 
 def verdict(folder: Path, right: int, dice: int, missed: int, extra: int, confused: list[list[Any]]) -> None:
@@ -54,9 +34,9 @@ def said(text: Any, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "ru", "de"])
-def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged: tuple[str, Table, Rig, Path],
-                                                               lang: str) -> None:
-    base, table, rig, folder = rigged
+def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged: tuple[str, Table, Rig],
+                                                               tmp_path: Path, lang: str) -> None:
+    (base, _, rig), folder = rigged, tmp_path
     rig.start_calibration(DiceSet(PLAIN, 5))
     verdict(folder, 45, 50, 3, 1, [["3", "5", 2], ["3", "missed", 1], ["6", "5", 1]])
     rig.teaching.changed()
@@ -84,8 +64,8 @@ def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged
         page.keyboard.press("Escape")
 
 
-def test_a_good_reading_gives_no_advice(page: Any, rigged: tuple[str, Table, Rig, Path]) -> None:
-    base, table, rig, folder = rigged
+def test_a_good_reading_gives_no_advice(page: Any, rigged: tuple[str, Table, Rig], tmp_path: Path) -> None:
+    (base, _, rig), folder = rigged, tmp_path
     verdict(folder, 49, 50, 0, 0, [["2", "3", 1]])
     rig.start_calibration(DiceSet(PLAIN, 5))
     page.goto(base)
