@@ -45,3 +45,33 @@ def test_copies_of_processes_that_are_gone_are_removed_and_the_rest_kept(tmp_pat
         finally:
             live.kill()
     assert sorted(p.name for p in scratch.iterdir()) == sorted([running.name, foreign.name])  # its own copy went
+
+
+def test_copies_named_the_older_way_are_removed_once_an_hour_old(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Versions before the process id was in the name left ``companion-check-<8 letters>`` folders; an
+    upgraded table sweeps those untouched for an hour, and keeps a fresh one and any other folder."""
+    import os
+    import time
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(copies, "SCRATCH", (str(scratch),))
+    old = time.time() - 2 * copies.OLD_COPY_S
+
+    def folder(name: str, journal_file: bool, age: float) -> Path:
+        f = scratch / f"{copies.PREFIX}{name}"
+        f.mkdir()
+        if journal_file:
+            (f / "companion.sqlite3").write_bytes(b"a copy")
+        os.utime(f, (age, age))
+        return f
+
+    stale = folder("001xk1ay", True, old)
+    fresh = folder("02r3gcxd", True, time.time())
+    other = folder("notajrnl", False, old)
+    short = folder("abc", True, old)
+    with copies.copy_of(journal(tmp_path)):
+        pass
+    assert not stale.exists()
+    assert fresh.is_dir() and other.is_dir() and short.is_dir()

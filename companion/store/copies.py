@@ -16,6 +16,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from pathlib import Path
 SIDE_FILES = ("-wal", "-shm")
 SCRATCH = (None, "/dev/shm", "/run/shm")  # None: Python's temporary folder (TMPDIR, /tmp, /var/tmp...)
 PREFIX = "companion-check-"  # then the process id and a dash: whose copy it is
+OLD_COPY_S = 3600.0  # a copy named the older way, untouched this long, is a killed check's
 
 
 def journal_files(path: Path) -> list[Path]:
@@ -61,9 +63,22 @@ def _sweep(place: Path) -> None:
     except OSError:
         return
     for folder in names:
-        pid = folder.name[len(PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+        rest = folder.name[len(PREFIX):]
+        pid = rest.split("-", 1)[0]
+        gone = pid.isdigit() and "-" in rest and int(pid) != os.getpid() and not _alive(int(pid))
+        if gone or _older_version(folder, rest):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def _older_version(folder: Path, rest: str) -> bool:
+    """A copy named as versions before the process id was in the name (``mkdtemp``'s 8 letters, digits
+    or underscores, holding a journal) and untouched for ``OLD_COPY_S``: nothing running can own it."""
+    if len(rest) != 8 or not all(c.isdigit() or c == "_" or "a" <= c <= "z" for c in rest):
+        return False
+    try:
+        return (folder / "companion.sqlite3").is_file() and time.time() - folder.stat().st_mtime > OLD_COPY_S
+    except OSError:
+        return False
 
 
 def _scratch() -> Path | None:
