@@ -10,7 +10,8 @@ kept). A set with a fixed camera per capture group (matteop65-webcam) gets each 
 the per-pixel median of 5 of its train frames, as the composites' background and, with ``--empty``,
 as the reader's reference. ``--force`` also scores the taught detector where the teaching did not
 keep it. ``--deeper`` also refits the classifier's last two layers on the calibration
-(``companion/vision/face_fit.py``; with ``--force`` scored even where they were not kept).
+(``companion/vision/face_fit.py``) or reads the faces by their marks (``face_marks.py``), as the
+calibration's held-back rolls decide; with ``--force`` both scored even where they were not kept.
 ``--part test``: the held-back photos of ``split.json`` (never used to fit or decide).
 """
 
@@ -120,8 +121,12 @@ def main() -> int:
             results[f"{name} deeper"] = face.to_json()
             if not face.kept and args.force:
                 refit(deep, reader.classifier)
-            if deep.tail is not None:
-                note = "" if face.kept else " (not kept)"
+            if args.force and not deep.marks:
+                marked = copy.copy(profile)
+                marked.marks = True
+                rows["calibrated, faces by their marks (not kept)"] = score(reader, photos, marked, use)
+            if deep.tail is not None or deep.marks:
+                note = ("" if face.kept else " (not kept)") + (" by the marks" if deep.marks else "")
                 rows["calibrated, deeper" + note] = score(reader, photos, deep, use)
                 if taught is not None:
                     rows["calibrated + taught detector, deeper" + note] = score(taught, photos, deep, use)

@@ -8,7 +8,8 @@ newest ``HELD_SHARE`` of them are held back and read whole with the reader, blin
 their count, as the detector's teaching does: the refit (each pull of ``face_fit.PULLS``, on the
 profile of the older rolls) is kept only when it reads more of their dice right, less extra dice, than
 the last layer alone on the same profile and than the shipped classifier. Kept, it is refitted on
-every roll's profile with the pull that won.
+every roll's profile with the pull that won. The faces told by their marks (``face_marks``: the older
+rolls' dice as turned templates) are judged the same way, and win over the refit when they read more.
 """
 
 from __future__ import annotations
@@ -75,14 +76,21 @@ def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int |
         got = points(reader, held, trial, faces, empty)
         if got[0] > best[0]:
             best, unit = got, u
-    kept = best[0] > max(base[0], last[0])
+    marked = copy.copy(older)
+    marked.marks = True
+    by_marks = points(reader, held, marked, faces, empty)
+    depth = 3 if by_marks[0] > best[0] else 2
+    kept = max(best[0], by_marks[0]) > max(base[0], last[0])
     dice = sum(len(d) for _, d in held)
-    reason = (f"held back {len(held)} rolls ({dice} dice): {best[1]} right, {best[2]} extra with the last two layers "
-              f"refitted (pull {pull_for(len(older), unit):.3g}); {last[1]}, {last[2]} with the last layer alone; "
+    reason = (f"held back {len(held)} rolls ({dice} dice): {by_marks[1]} right, {by_marks[2]} extra with the faces "
+              f"told by their marks; {best[1]}, {best[2]} with the last two layers refitted (pull "
+              f"{pull_for(len(older), unit):.3g}); {last[1]}, {last[2]} with the last layer alone; "
               f"{base[1]}, {base[2]} as shipped")
-    verdict = Verdict(kept, 2 if kept else 1, reason, counts, dice, base[0], last[0], best[0],
-                      round(pull_for(len(profile), unit), 4))
-    if kept:
+    verdict = Verdict(kept, depth if kept else 1, reason, counts, dice, base[0], last[0], best[0],
+                      round(pull_for(len(profile), unit), 4), marks=by_marks[0])
+    if kept and depth == 3:
+        profile.marks = True
+    elif kept:
         refit(profile, classifier, unit=unit, steps=steps, seed=seed)
     verdict.cpu_seconds = round(time.process_time() - t0, 2)
     return profile, verdict

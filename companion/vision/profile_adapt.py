@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from companion.vision.classifier import FaceClassifier, Scores
+from companion.vision.face_marks import MarkTemplates
 from companion.vision.face_tail import NAMES as TAIL_NAMES
 from companion.vision.face_tail import FaceTail
 
@@ -34,6 +35,7 @@ SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s
 PRIOR = 1.0  # weight of the classifier's own answer among the neighbours' votes
 SYMBOL = 6  # class index of the symbol face
 SYMBOL_SHARE = 1 / 6  # on dice with a symbol face, it takes one face of six (the Heckmeck worm)
+MARKS_MIN_DIE = 0.1  # windows less likely a die than this are not matched by their marks (a reading's cost)
 
 
 @dataclass
@@ -46,12 +48,14 @@ class Profile:
     # of the shipped layers they were refitted from (another classifier reads without them)
     tail: FaceTail | None = None
     tail_base: int = 0
+    marks: bool = False  # the faces read by their marks (``face_marks``), when the table's rolls said so
     _emb: np.ndarray | None = field(default=None, repr=False)
     _emb_model: int = 0
     _head: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     _head_model: int = 0
     _tail_model: int = 0
     _base_crc: int = -1
+    _marks: MarkTemplates | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -70,6 +74,7 @@ class Profile:
         self.views.append(view)
         self._emb = None
         self._head = None
+        self._marks = None
 
     def save(self, path: Path | str) -> None:
         arr = np.stack(self.patches) if self.patches else np.zeros((0, 32, 32, 3), np.uint8)
@@ -79,6 +84,8 @@ class Profile:
             if self.tail is not None:
                 arrays.update({f"tail_{k}": a for k, a in self.tail.arrays().items()})
                 arrays["tail_base"] = np.int64(self.tail_base)
+            if self.marks:
+                arrays["marks"] = np.bool_(True)
             np.savez_compressed(fh, **arrays)
 
     @classmethod
@@ -91,7 +98,8 @@ class Profile:
             tail = (FaceTail(*(data[f"tail_{k}"].astype(np.float32) for k in TAIL_NAMES))
                     if "tail_conv_w" in data.files else None)
             base = int(data["tail_base"]) if "tail_base" in data.files else 0
-        return cls(patches, labels, die_size, views, tail, base)
+            marks = bool(data["marks"]) if "marks" in data.files else False
+        return cls(patches, labels, die_size, views, tail, base, marks)
 
     def embeddings(self, classifier: FaceClassifier) -> np.ndarray:
         if self._emb is None or self._emb_model != id(classifier):
@@ -100,26 +108,44 @@ class Profile:
             self._emb_model = id(classifier)
         return self._emb
 
-    def adapt(self, classifier: FaceClassifier, scores: Scores) -> np.ndarray:
+    def adapt(self, classifier: FaceClassifier, scores: Scores, patches: list[np.ndarray] | None = None
+              ) -> np.ndarray:
         """Class probabilities for ``scores`` from the classifier's last layer retrained on the profile.
 
         The shipped last layer is the starting point and an L2 pull keeps it close: the profile's
         dice move the decision boundaries towards the table's own colours and pips, while the classes
         the profile has few or no examples of keep what the shipped model learnt. Without head
-        weights in the model's metadata, falls back to nearest neighbours (``vote_adapt``).
+        weights in the model's metadata, falls back to nearest neighbours (``vote_adapt``). With
+        ``marks`` set and the windows' ``patches`` given, the faces are then told apart by their marks.
         """
         if not self.labels or scores.raw.size == 0:
             return scores.probs
         if scores.features is not None and self.reads_deeper(classifier):
             assert self.tail is not None
-            return self.weigh_symbols(classifier.softmax(self.tail.logits(scores.features)))
-        head = self.retrained_head(classifier)
-        if head is None:
+            probs = classifier.softmax(self.tail.logits(scores.features))
+        elif (head := self.retrained_head(classifier)) is None:
             probs = self.vote_adapt(classifier, scores.probs, scores.embeddings)
         else:
             w, b = head
             probs = classifier.softmax(scores.raw @ w.T + b)
+        if self.marks and patches is not None:
+            probs = self.by_marks(classifier, probs, patches)
         return self.weigh_symbols(probs)
+
+    def by_marks(self, classifier: FaceClassifier, probs: np.ndarray, patches: list[np.ndarray]) -> np.ndarray:
+        """``probs`` with the face of each window likely a die (``MARKS_MIN_DIE``) told by its marks."""
+        faces = [int(i) for i in np.flatnonzero(classifier.face_mask)]
+        if self._marks is None:
+            self._marks = MarkTemplates.build(self.patches, self.labels, faces)
+        if self._marks is None:
+            return probs
+        die = probs[:, faces].sum(axis=1)
+        rows = np.flatnonzero(die >= MARKS_MIN_DIE)
+        if not len(rows):
+            return probs
+        out = probs.copy()
+        out[rows] = self._marks.probs([patches[i] for i in rows], probs[rows], faces)
+        return out
 
     def reads_deeper(self, classifier: FaceClassifier) -> bool:
         """Whether the refitted last two layers read for ``classifier`` (the one they were refitted from)."""

@@ -53,7 +53,8 @@ class TableProfile:
             return 0
         # A new profile, swapped in whole: the camera thread may be reading with the old one meanwhile.
         old = self.profile
-        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views), old.tail, old.tail_base)
+        grown = Profile(list(old.patches), list(old.labels), old.die_size, list(old.views), old.tail, old.tail_base,
+                        old.marks)
         for die, face in zip(reading.dice, faces, strict=True):
             add_confirmed(grown, reader, frame, die, face)
         if background:
@@ -63,7 +64,7 @@ class TableProfile:
         if len(grown) > MAX_PATCHES:
             keep = slice(len(grown) - MAX_PATCHES, None)
             grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep], grown.tail,
-                            grown.tail_base)
+                            grown.tail_base, grown.marks)
         self._save(grown)
         self.profile = grown
         return len(faces)

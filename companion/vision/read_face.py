@@ -45,7 +45,7 @@ class FaceReader:
         scores = self.classifier.classify(patches, features=True) if deeper else self.classifier.classify(patches)
         probs = scores.probs
         if prof is not None and len(prof) > 0 and len(wins):
-            probs = prof.adapt(self.classifier, scores)
+            probs = prof.adapt(self.classifier, scores, patches)
         out = [Window(cx, cy, size, probs[i], scores.embeddings[i], p, scores.offsets[i])
                for i, (cx, cy, size, p) in enumerate(wins)]
         self._seen += out

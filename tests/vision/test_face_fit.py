@@ -1,6 +1,5 @@
 """The face classifier's last two layers refitted in numpy on the table's dice (``face_fit``)."""
 
-import cv2
 import numpy as np
 import pytest
 
@@ -11,27 +10,7 @@ from companion.vision.face_fit import deepen, fit, loss_and_grads, per_face, pul
 from companion.vision.face_tail import FaceTail
 from companion.vision.numpy_fit import unfold_batch
 from companion.vision.profile_adapt import Profile
-
-
-def numeral(face: int, rng: np.random.Generator) -> np.ndarray:
-    """A 32x32 patch of a numeral die's top face: the digit, turned and lit at random."""
-    img = np.full((96, 96, 3), rng.integers(170, 240), np.uint8)
-    ink = tuple(int(v) for v in rng.integers(0, 80, 3))
-    cv2.putText(img, str(face), (24, 74), cv2.FONT_HERSHEY_DUPLEX, 2.6, ink, 6, cv2.LINE_AA)
-    turn = cv2.getRotationMatrix2D((48, 48), float(rng.uniform(0, 360)), float(rng.uniform(0.9, 1.1)))
-    img = cv2.warpAffine(img, turn, (96, 96), borderMode=cv2.BORDER_REPLICATE)
-    noisy = cv2.resize(img, (32, 32), interpolation=cv2.INTER_AREA) + rng.normal(0, 4, (32, 32, 3))
-    return np.clip(noisy, 0, 255).astype(np.uint8)
-
-
-def numeral_profile(per: int, seed: int = 0) -> Profile:
-    """``per`` confirmed dice of each face 1-6, thrown in rounds (the newest round last)."""
-    rng = np.random.default_rng(seed)
-    profile = Profile()
-    for _ in range(per):
-        for face in range(1, 7):
-            profile.add(numeral(face, rng), face - 1)
-    return profile
+from tests.vision.numerals import numeral, numeral_profile
 
 
 @pytest.fixture(scope="module")
@@ -186,24 +165,36 @@ def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, mon
     from companion.vision import face_teach
 
     rolls = _rolls(5)
-    read: list[bool] = []
+    read: list[str] = []
 
-    def judged(better: bool):
+    def kind(profile) -> str:
+        if profile is None:
+            return "shipped"
+        return "marks" if profile.marks else "layers" if profile.tail is not None else "last"
+
+    def judged(winner: str | None):
         def points(rdr, held, profile, faces, empty=None):
-            read.append(profile is not None and profile.tail is not None)
-            deeper = profile is not None and profile.tail is not None
-            return (12, 12, 0) if deeper == better else (10, 10, 0)
+            read.append(kind(profile))
+            return (12, 12, 0) if kind(profile) == winner else (10, 10, 0)
         return points
 
-    monkeypatch.setattr(face_teach, "points", judged(False))
+    monkeypatch.setattr(face_teach, "points", judged(None))  # nothing reads better than as shipped
     profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
-    assert not verdict.kept and verdict.depth == 1 and profile.tail is None
+    assert not verdict.kept and verdict.depth == 1 and profile.tail is None and not profile.marks
     assert verdict.held == 12 and verdict.per_face == {str(f): 5 for f in range(1, 7)}
-    assert read == [False, False] + [True] * len(face_fit.PULLS)  # shipped, last layer, each pull
-    monkeypatch.setattr(face_teach, "points", judged(True))
+    assert read == ["shipped", "last"] + ["layers"] * len(face_fit.PULLS) + ["marks"]
+    monkeypatch.setattr(face_teach, "points", judged("last"))  # the last layer alone reads best
+    profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+    assert not verdict.kept and profile.tail is None and not profile.marks
+    monkeypatch.setattr(face_teach, "points", judged("layers"))
     profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
     assert verdict.kept and verdict.depth == 2 and profile.tail is not None and profile.reads_deeper(reader.classifier)
+    assert not profile.marks
     assert len(profile.labels) > sum(len(d) for _, d in rolls)  # every roll's profile, pips and tray windows too
+    monkeypatch.setattr(face_teach, "points", judged("marks"))
+    profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+    assert verdict.kept and verdict.depth == 3 and profile.marks and profile.tail is None
+    assert verdict.marks == 12 and "by their marks" in verdict.reason
 
 
 def test_the_rolls_too_few_or_a_face_missing_leave_the_last_layer(reader):

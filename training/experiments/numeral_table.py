@@ -15,9 +15,12 @@ Needs the ``scenes`` extra (Mitsuba) for ``render``; ``measure`` needs only the 
 from __future__ import annotations
 
 import argparse
+import copy
+import math
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +35,7 @@ from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 
-def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: int) -> None:
+def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: int, rig: bool = False) -> None:
     from training.scenes.backend import load
     from training.scenes.describe import describe
     from training.scenes.layout import place_dice, tray_outline
@@ -41,6 +44,8 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
     width, height = (int(v) for v in size.split("x"))
     base = describe(seed, width, height)
     look = replace(base.looks[0], marks="numerals")
+    if rig:
+        base, look = fixed_rig(base, look)
     half = base.dice[0].half if base.dice else 0.8
     mi, _ = load("auto", 1)
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -58,6 +63,22 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
         print(f"{name}: {len(labels)}/{len(placed)} dice", flush=True)
 
 
+def fixed_rig(base: Any, look: Any) -> tuple[Any, Any]:
+    """The product's own rig: a camera straight over the tray's centre seeing all of it, in focus and
+    still, a black felt, and a translucent die with white numerals (issue 59's own example)."""
+    from training.scenes.camera import Camera, orbit, up_for
+
+    target = np.array([0.0, 0.0, 0.3])
+    span = base.tray_radius * 1.08
+    distance = span / math.tan(math.radians(base.camera.fov) / 2)
+    origin = orbit(target, distance, 89.0, 0.0)
+    cam = Camera(tuple(float(v) for v in origin), (0.0, 0.0, 0.3), up_for(origin, target, 0.0),  # type: ignore[arg-type]
+                 base.camera.fov, base.camera.width, base.camera.height)
+    base = replace(base, camera=cam, felt=(0.02, 0.02, 0.02), table="wood", clutter=[], motion_blur=0.0)
+    look = replace(look, body="translucent", pip="white", style="painted")
+    return base, look
+
+
 def measure(out: Path, per_face: int, model: str | None, detector: bool = True) -> None:
     from companion.vision.detector import DieDetector
 
@@ -73,18 +94,24 @@ def measure(out: Path, per_face: int, model: str | None, detector: bool = True) 
     print(f"calibration: the first {cal} throws, faces seen {seen}; read: the other {len(photos) - cal}")
     profile = build_profile(reader, [(f, lab) for _, f, lab in photos[:cal]])
     deep, verdict = teach_faces(reader, [(f, lab) for _, f, lab in photos[:cal]], [1, 2, 3, 4, 5, 6])
-    print(f"deeper: kept={verdict.kept}; {verdict.reason}; {verdict.cpu_seconds} s CPU")
-    if deep.tail is None:
-        refit(deep, reader.classifier)
+    print(f"deeper: kept={verdict.kept}, depth {verdict.depth}; {verdict.reason}; {verdict.cpu_seconds} s CPU")
+    two = copy.copy(deep)
+    two.marks = False
+    if two.tail is None:
+        refit(two, reader.classifier)
+    marked = copy.copy(profile)
+    marked.marks = True
     faces = [1, 2, 3, 4, 5, 6]
-    for name, prof in (("blind", None), ("last layer", profile), ("last two layers" + ("" if verdict.kept else
-                                                                                      " (not kept)"), deep)):
+    rows = (("blind", None), ("last layer", profile), ("last two layers", two), ("marks", marked),
+            (f"as kept (depth {verdict.depth})", deep))
+    for name, prof in rows:
         score = Score()
         for _, frame, labels in photos[cal:]:
             r = reader.read(frame, profile=prof, faces=faces)
             score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
         print(f"  {name:<28} {score.right}/{score.dice} = {100 * score.right / max(score.dice, 1):.2f}% per die, "
-              f"{score.missed} missed, {score.extra} extra", flush=True)
+              f"{score.missed} missed, {score.extra} extra, {score.answered_wrong} of {score.answered} answered wrong",
+              flush=True)
 
 
 def main() -> int:
@@ -99,9 +126,11 @@ def main() -> int:
     ap.add_argument("--per-face", type=int, default=2)
     ap.add_argument("--model", help="another face classifier")
     ap.add_argument("--no-detector", action="store_true", help="read without the die detector")
+    ap.add_argument("--rig", action="store_true", help="render: the product's rig (straight above, the whole tray, "
+                    "black felt, a translucent die with white numerals) instead of the seed's camera and look")
     args = ap.parse_args()
     if args.step == "render":
-        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp)
+        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp, args.rig)
     else:
         measure(args.out, args.per_face, args.model, not args.no_detector)
     return 0
