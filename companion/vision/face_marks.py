@@ -9,7 +9,7 @@ is kept as a template of its face's centre, turned every ``STEP_DEG`` degrees an
 correlation, shifted up to ``SHIFT`` px: a box's centre is not quite the face's). The picture is first
 reduced to the one colour direction along which the table's faces vary most (white numerals on yellow
 differ in saturation, black pips on white in brightness): the first principal axis, in Lab, of the
-centres of the table's confirmed faces.
+centres of the table's confirmed faces; then its blur is taken away, leaving the strokes.
 
 Whether a table reads better this way is for its held-back rolls to say (``face_teach``): the network
 still decides where a die is and that it is one; the marks only say which face it shows. numpy and
@@ -30,6 +30,7 @@ INNER = 0.45  # the template: this share of the patch's side, at its centre (the
 SHIFT = 7  # px (of a 32 px patch) the template is moved each way from the centre
 PER_CLASS = 10  # templates of a face at most (the newest confirmed dice), keeping a reading's cost bounded
 SHARPNESS = 40.0  # a face whose best correlation is 0.1 below the best is e^-4 as likely
+HIGH_PASS = 1 / 16  # the blur taken away, as a share of the patch's side (2 px of 32)
 CENTRE = 0.3  # the share of the patch's side left out at each edge when finding the colour axis
 
 
@@ -123,8 +124,10 @@ def colour_axis(patches: Sequence[np.ndarray]) -> np.ndarray:
 
 
 def reduce(patch: np.ndarray, axis: np.ndarray) -> np.ndarray:
-    """The patch (BGR uint8) as one float plane along ``axis``."""
-    return np.ascontiguousarray(cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32) @ axis)
+    """The patch (BGR uint8) as one float plane along ``axis``, less its blur (``HIGH_PASS``): the
+    strokes of the mark, not the light across the face or the die's shaded sides."""
+    plane = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32) @ axis
+    return np.ascontiguousarray(plane - cv2.GaussianBlur(plane, (0, 0), HIGH_PASS * patch.shape[0]))
 
 
 def unit_rows(rows: np.ndarray) -> np.ndarray:

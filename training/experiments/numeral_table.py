@@ -50,6 +50,9 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
     mi, _ = load("auto", 1)
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
+    if not (out / "empty.jpg").exists():  # the empty tray, as the calibration captures it
+        (out / "empty.jpg").write_bytes(render(mi, replace(base, dice=[], looks=[], clutter=[], motion_blur=0.0),
+                                               spp)[0])
     for i in range(throws):
         rng = np.random.default_rng([59, seed, i])
         placed = place_dice(rng, tray_outline(base.tray, base.tray_radius), dice, half, floor=base.floor,
@@ -79,7 +82,8 @@ def fixed_rig(base: Any, look: Any) -> tuple[Any, Any]:
     return base, look
 
 
-def measure(out: Path, per_face: int, model: str | None, detector: bool = True) -> None:
+def measure(out: Path, per_face: int, model: str | None, detector: bool = True, teach_detector: bool = False
+            ) -> None:
     from companion.vision.detector import DieDetector
 
     reader = DiceReader(model, detector=DieDetector() if detector else None)  # as the daemon reads
@@ -92,8 +96,25 @@ def measure(out: Path, per_face: int, model: str | None, detector: bool = True) 
             seen[int(d.value)] += 1
         cal += 1
     print(f"calibration: the first {cal} throws, faces seen {seen}; read: the other {len(photos) - cal}")
+    empty = None
+    if teach_detector:  # as the daemon's teaching job: the detector's head first, on the empty tray
+        import cv2
+
+        from companion.vision.composites import Roll
+        from companion.vision.empty_tray import EmptyTray
+        from companion.vision.teach_detector import teach
+
+        image = cv2.imread(str(out / "empty.jpg"))
+        empty = EmptyTray(image) if image is not None else None
+        rolls = [Roll(f, lab, image) for _, f, lab in photos[:cal]]
+        assert reader.detector is not None
+        head, taught = teach(reader.detector, reader, rolls, empty=empty)
+        print(f"detector: kept={taught.kept}; {taught.reason}", flush=True)
+        if head is not None and taught.kept:
+            reader = copy.copy(reader)
+            reader.detector = DieDetector(reader.detector.path, reader.detector.second_read, head=head)
     profile = build_profile(reader, [(f, lab) for _, f, lab in photos[:cal]])
-    deep, verdict = teach_faces(reader, [(f, lab) for _, f, lab in photos[:cal]], [1, 2, 3, 4, 5, 6])
+    deep, verdict = teach_faces(reader, [(f, lab) for _, f, lab in photos[:cal]], [1, 2, 3, 4, 5, 6], empty=empty)
     print(f"deeper: kept={verdict.kept}, depth {verdict.depth}; {verdict.reason}; {verdict.cpu_seconds} s CPU")
     two = copy.copy(deep)
     two.marks = False
@@ -107,7 +128,7 @@ def measure(out: Path, per_face: int, model: str | None, detector: bool = True) 
     for name, prof in rows:
         score = Score()
         for _, frame, labels in photos[cal:]:
-            r = reader.read(frame, profile=prof, faces=faces)
+            r = reader.read(frame, profile=prof, faces=faces, empty=empty)
             score.add(labels, [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
         print(f"  {name:<28} {score.right}/{score.dice} = {100 * score.right / max(score.dice, 1):.2f}% per die, "
               f"{score.missed} missed, {score.extra} extra, {score.answered_wrong} of {score.answered} answered wrong",
@@ -126,13 +147,15 @@ def main() -> int:
     ap.add_argument("--per-face", type=int, default=2)
     ap.add_argument("--model", help="another face classifier")
     ap.add_argument("--no-detector", action="store_true", help="read without the die detector")
+    ap.add_argument("--teach-detector", action="store_true", help="measure: teach the detector's head on the "
+                    "calibration and the empty tray first, as the daemon's teaching job does")
     ap.add_argument("--rig", action="store_true", help="render: the product's rig (straight above, the whole tray, "
                     "black felt, a translucent die with white numerals) instead of the seed's camera and look")
     args = ap.parse_args()
     if args.step == "render":
         render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp, args.rig)
     else:
-        measure(args.out, args.per_face, args.model, not args.no_detector)
+        measure(args.out, args.per_face, args.model, not args.no_detector, args.teach_detector)
     return 0
 
 
