@@ -66,13 +66,19 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
         print(f"{name}: {len(labels)}/{len(placed)} dice", flush=True)
 
 
+RIG_SPAN = 17.4  # the rig's tray radius at most, in die half-sides: 640 px across it, a die is about 48 px
+
+
 def fixed_rig(base: Any, look: Any) -> tuple[Any, Any]:
     """The product's own rig: a camera straight over the tray's centre seeing all of it, in focus and
     still, a black felt, and a translucent die with white numerals (issue 59's own example)."""
     from training.scenes.camera import Camera, orbit, up_for
 
+    half = base.dice[0].half if base.dice else 0.8
+    radius = min(base.tray_radius, RIG_SPAN * half)  # the dice about 48 px wide, as on the rig's 1536 px stream
+    base = replace(base, tray_radius=radius)
     target = np.array([0.0, 0.0, 0.3])
-    span = base.tray_radius * 1.08
+    span = radius * 1.08
     distance = span / math.tan(math.radians(base.camera.fov) / 2)
     origin = orbit(target, distance, 89.0, 0.0)
     cam = Camera(tuple(float(v) for v in origin), (0.0, 0.0, 0.3), up_for(origin, target, 0.0),  # type: ignore[arg-type]
