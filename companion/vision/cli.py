@@ -223,7 +223,8 @@ def _calibrate(args: argparse.Namespace) -> int:
             photos = [(frame, labels) for stem in args.only
                       for _, frame, labels in iterate(Path(args.data_dir), only=[stem])]
         profile, verdict = teach_faces(reader, photos, args.faces)
-        how = {3: "the faces told by their marks", 2: "the last two layers refitted"}.get(verdict.depth, "the last layer")
+        how = {3: "the faces told by their marks", 2: "the last two layers refitted"}.get(verdict.depth,
+                                                                                        "the last layer")
         note = f"; {how}: {verdict.reason}"
     profile.save(args.out)
     print(f"{args.out}: {len(profile)} patches from {len(photos)} photos{note}")

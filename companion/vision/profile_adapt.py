@@ -35,7 +35,7 @@ SHARPNESS = 25.0  # a neighbour at cosine similarity s weighs exp(SHARPNESS * (s
 PRIOR = 1.0  # weight of the classifier's own answer among the neighbours' votes
 SYMBOL = 6  # class index of the symbol face
 SYMBOL_SHARE = 1 / 6  # on dice with a symbol face, it takes one face of six (the Heckmeck worm)
-MARKS_MIN_DIE = 0.5  # windows less likely a die than this are not matched by their marks (a reading's cost)
+MARKS_MIN_DIE = 0.1  # windows less likely a die than this are not matched by their marks (a reading's cost)
 
 
 @dataclass
