@@ -28,8 +28,7 @@ STEP_DEG = 10  # turns of every template (dice land at any angle)
 SCALES = (0.9, 1.0, 1.1)  # sizes of every template (a box a little too large or small)
 INNER = 0.45  # the template: this share of the patch's side, at its centre (the mark, not the die's edge)
 SHIFT = 7  # px (of a 32 px patch) the template is moved each way from the centre
-STRIDE = 1  # px between the shifts tried (2: a quarter of the cost, 126 rather than 130 of 149 rendered numerals)
-CHUNK = 8  # windows matched in one product
+COARSE = 2  # px between the shifts tried first (then every shift round the best of them)
 RANK = 48  # principal directions of the templates correlated in
 PER_CLASS = 10  # templates of a face at most (the newest confirmed dice), keeping a reading's cost bounded
 SHARPNESS = 40.0  # a face whose best correlation is 0.1 below the best is e^-4 as likely
@@ -94,19 +93,24 @@ class MarkTemplates:
         start = (self.side - span) // 2
         classes = self.classes
         starts = np.searchsorted(self.labels, classes)  # the templates are in class order
-        rows = [i for i, p in enumerate(patches) if p.shape[:2] == (self.side, self.side)]
-        for first in range(0, len(rows), CHUNK):  # a few windows at once: one larger product is faster
-            some = rows[first:first + CHUNK]
-            q = np.concatenate([self._shifts(reduce(patches[i], self.axis)[start:start + span, start:start + span])
-                                for i in some])
-            best = ((q @ self.basis) @ self.templates.T).reshape(len(some), -1, len(self.labels)).max(axis=1)
-            out[np.ix_(some, classes)] = np.maximum.reduceat(best, starts, axis=1)
+        for i, p in enumerate(patches):
+            if p.shape[:2] != (self.side, self.side):
+                continue
+            plane = reduce(p, self.axis)[start:start + span, start:start + span]
+            grid = np.lib.stride_tricks.sliding_window_view(plane, (self.inner, self.inner))
+            # every other shift first; then every shift round the one that matched best
+            coarse = self._scores(grid[::COARSE, ::COARSE])
+            at = np.unravel_index(int(coarse.max(axis=1).argmax()), grid[::COARSE, ::COARSE].shape[:2])
+            y, x = at[0] * COARSE, at[1] * COARSE
+            fine = self._scores(grid[max(y - 1, 0):y + 2, max(x - 1, 0):x + 2])
+            best = np.maximum(coarse.max(axis=0), fine.max(axis=0))
+            out[i, classes] = np.maximum.reduceat(best, starts)
         return out
 
-    def _shifts(self, plane: np.ndarray) -> np.ndarray:
-        """Every ``inner`` square of ``plane`` ``STRIDE`` px apart, as unit rows."""
-        windows = np.lib.stride_tricks.sliding_window_view(plane, (self.inner, self.inner))[::STRIDE, ::STRIDE]
-        return unit_rows(windows.reshape(-1, self.inner * self.inner))
+    def _scores(self, windows: np.ndarray) -> np.ndarray:
+        """(windows, templates) correlations of ``inner`` squares (any leading shape) with every template."""
+        q = unit_rows(windows.reshape(-1, self.inner * self.inner))
+        return (q @ self.basis) @ self.templates.T
 
     def probs(self, patches: Sequence[np.ndarray], classifier_probs: np.ndarray, face_classes: Sequence[int]
               ) -> np.ndarray:

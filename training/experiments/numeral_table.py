@@ -35,7 +35,8 @@ from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 
-def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: int, rig: bool = False) -> None:
+def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: int, rig: bool = False,
+                 felt: float = 0.20) -> None:
     from training.scenes.backend import load
     from training.scenes.describe import describe
     from training.scenes.layout import place_dice, tray_outline
@@ -45,7 +46,7 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
     base = describe(seed, width, height)
     look = replace(base.looks[0], marks="numerals")
     if rig:
-        base, look = fixed_rig(base, look)
+        base, look = fixed_rig(base, look, (felt, felt, felt * 1.05))
     half = base.dice[0].half if base.dice else 0.8
     mi, _ = load("auto", 1)
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -69,9 +70,11 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
 RIG_SPAN = 17.4  # the rig's tray radius at most, in die half-sides: 640 px across it, a die is about 48 px
 
 
-def fixed_rig(base: Any, look: Any) -> tuple[Any, Any]:
+def fixed_rig(base: Any, look: Any, felt: tuple[float, float, float] = (0.20, 0.20, 0.21)) -> tuple[Any, Any]:
     """The product's own rig: a camera straight over the tray's centre seeing all of it, in focus and
-    still, a black felt, and a translucent die with white numerals (issue 59's own example)."""
+    still, the mid-grey felt of ``hardware/README.md`` (black: ``--felt 0.02``; on black felt the
+    exposure burns light dice white, numerals and all), and a translucent die with white numerals
+    (issue 59's own example)."""
     from training.scenes.camera import Camera, orbit, up_for
 
     half = base.dice[0].half if base.dice else 0.8
@@ -83,7 +86,7 @@ def fixed_rig(base: Any, look: Any) -> tuple[Any, Any]:
     origin = orbit(target, distance, 89.0, 0.0)
     cam = Camera(tuple(float(v) for v in origin), (0.0, 0.0, 0.3), up_for(origin, target, 0.0),  # type: ignore[arg-type]
                  base.camera.fov, base.camera.width, base.camera.height)
-    base = replace(base, camera=cam, felt=(0.02, 0.02, 0.02), table="wood", clutter=[], motion_blur=0.0)
+    base = replace(base, camera=cam, felt=felt, table="wood", clutter=[], motion_blur=0.0)
     look = replace(look, body="translucent", pip="white", style="painted")
     return base, look
 
@@ -153,13 +156,14 @@ def main() -> int:
     ap.add_argument("--per-face", type=int, default=2)
     ap.add_argument("--model", help="another face classifier")
     ap.add_argument("--no-detector", action="store_true", help="read without the die detector")
+    ap.add_argument("--felt", type=float, default=0.20, help="render --rig: the felt's grey (linear, 0-1)")
     ap.add_argument("--teach-detector", action="store_true", help="measure: teach the detector's head on the "
                     "calibration and the empty tray first, as the daemon's teaching job does")
     ap.add_argument("--rig", action="store_true", help="render: the product's rig (straight above, the whole tray, "
                     "black felt, a translucent die with white numerals) instead of the seed's camera and look")
     args = ap.parse_args()
     if args.step == "render":
-        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp, args.rig)
+        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp, args.rig, args.felt)
     else:
         measure(args.out, args.per_face, args.model, not args.no_detector, args.teach_detector)
     return 0
