@@ -50,7 +50,8 @@ class Verdict:
     reads right (``face_teach``: of ``held`` dice in whole rolls, how many right less extra dice)."""
 
     kept: bool
-    depth: int  # 3: the faces read by their marks; 2: the last two layers refitted and kept; 1: the class layer alone
+    depth: int  # 3: the faces read by their marks (Profile.tail too when the refit won with them); 2: the last two
+    # layers refitted and kept; 1: the class layer alone
     reason: str
     per_face: dict[str, int] = field(default_factory=dict)  # confirmed dice of each face of the set
     held: int = 0
@@ -59,7 +60,8 @@ class Verdict:
     deeper: int = 0
     pull: float = 0.0
     cpu_seconds: float = 0.0
-    marks: int = 0  # the held-back points with the faces told by their marks (``face_marks``); depth 3 when kept
+    marks: int = 0  # the held-back points with the faces told by their marks (``face_marks``), the last layer's
+    marks_layers: int = 0  # ... and on the refitted last two layers; depth 3: the marks kept (with the layers or not)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

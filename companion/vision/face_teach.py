@@ -9,7 +9,8 @@ their count, as the detector's teaching does: the refit (each pull of ``face_fit
 profile of the older rolls) is kept only when it reads more of their dice right, less extra dice, than
 the last layer alone on the same profile and than the shipped classifier. Kept, it is refitted on
 every roll's profile with the pull that won. The faces told by their marks (``face_marks``: the older
-rolls' dice as turned templates) are judged the same way, and win over the refit when they read more.
+rolls' dice as turned templates) are judged the same way, on the last layer and on the refit (the refit
+finding the dice, the marks naming their faces); of equals the plainest wins.
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ def points(reader: DiceReader, rolls: Sequence[Roll], profile: Profile | None,
     return score.right - score.extra, score.right, score.extra
 
 
+def _marked(profile: Profile) -> Profile:
+    """The same profile, its faces told by their marks."""
+    out = copy.copy(profile)
+    out.marks = True
+    return out
+
+
 def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int | str] | None = None, *,
                 empty: Any = None, steps: int = STEPS, seed: int = 0) -> tuple[Profile, Verdict]:
     """The profile of every roll (oldest first), with ``tail`` set when the refitted last two layers read
@@ -67,7 +75,7 @@ def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int |
     shipped = FaceTail.of_classifier(classifier)
     labels = np.tile(np.array(older.labels), TURNS)
     base, last = points(reader, held, None, faces, empty), points(reader, held, older, faces, empty)
-    best, unit = (-10**9, 0, 0), PULLS[0]
+    best, unit, refitted = (-10**9, 0, 0), PULLS[0], older
     for u in PULLS:  # the strongest pull wins a tie
         trial = copy.copy(older)
         trial.tail, _ = fit(shipped, feats, labels, classifier.temperature, pull=pull_for(len(older), u),
@@ -75,22 +83,22 @@ def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int |
         trial.tail_base = shipped.crc()
         got = points(reader, held, trial, faces, empty)
         if got[0] > best[0]:
-            best, unit = got, u
-    marked = copy.copy(older)
-    marked.marks = True
-    by_marks = points(reader, held, marked, faces, empty)
-    depth = 3 if by_marks[0] > best[0] else 2
-    kept = max(best[0], by_marks[0]) > max(base[0], last[0])
+            best, unit, refitted = got, u, trial
+    # the marks, on the last layer and on the refitted layers (which may find the dice the better)
+    by_marks = points(reader, held, _marked(older), faces, empty)
+    by_both = points(reader, held, _marked(refitted), faces, empty)
+    options = [(best, True, False), (by_marks, False, True), (by_both, True, True)]  # (points, tail, marks)
+    won, tail, marks = max(options, key=lambda o: o[0][0])  # the first of equals: the plainest
+    kept = won[0] > max(base[0], last[0])
     dice = sum(len(d) for _, d in held)
-    reason = (f"held back {len(held)} rolls ({dice} dice): {by_marks[1]} right, {by_marks[2]} extra with the faces "
-              f"told by their marks; {best[1]}, {best[2]} with the last two layers refitted (pull "
-              f"{pull_for(len(older), unit):.3g}); {last[1]}, {last[2]} with the last layer alone; "
-              f"{base[1]}, {base[2]} as shipped")
-    verdict = Verdict(kept, depth if kept else 1, reason, counts, dice, base[0], last[0], best[0],
-                      round(pull_for(len(profile), unit), 4), marks=by_marks[0])
-    if kept and depth == 3:
-        profile.marks = True
-    elif kept:
+    reason = (f"held back {len(held)} rolls ({dice} dice): {by_both[1]} right, {by_both[2]} extra with the last two "
+              f"layers refitted (pull {pull_for(len(older), unit):.3g}) and the faces told by their marks; "
+              f"{by_marks[1]}, {by_marks[2]} with the marks alone; {best[1]}, {best[2]} with the refit alone; "
+              f"{last[1]}, {last[2]} with the last layer alone; {base[1]}, {base[2]} as shipped")
+    verdict = Verdict(kept, (3 if marks else 2) if kept else 1, reason, counts, dice, base[0], last[0], best[0],
+                      round(pull_for(len(profile), unit), 4), marks=by_marks[0], marks_layers=by_both[0])
+    if kept and tail:
         refit(profile, classifier, unit=unit, steps=steps, seed=seed)
+    profile.marks = kept and marks
     verdict.cpu_seconds = round(time.process_time() - t0, 2)
     return profile, verdict

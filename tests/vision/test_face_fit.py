@@ -170,7 +170,9 @@ def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, mon
     def kind(profile) -> str:
         if profile is None:
             return "shipped"
-        return "marks" if profile.marks else "layers" if profile.tail is not None else "last"
+        if profile.marks:
+            return "both" if profile.tail is not None else "marks"
+        return "layers" if profile.tail is not None else "last"
 
     def judged(winner: str | None):
         def points(rdr, held, profile, faces, empty=None):
@@ -182,7 +184,7 @@ def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, mon
     profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
     assert not verdict.kept and verdict.depth == 1 and profile.tail is None and not profile.marks
     assert verdict.held == 12 and verdict.per_face == {str(f): 5 for f in range(1, 7)}
-    assert read == ["shipped", "last"] + ["layers"] * len(face_fit.PULLS) + ["marks"]
+    assert read == ["shipped", "last"] + ["layers"] * len(face_fit.PULLS) + ["marks", "both"]
     monkeypatch.setattr(face_teach, "points", judged("last"))  # the last layer alone reads best
     profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
     assert not verdict.kept and profile.tail is None and not profile.marks
@@ -194,7 +196,11 @@ def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, mon
     monkeypatch.setattr(face_teach, "points", judged("marks"))
     profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
     assert verdict.kept and verdict.depth == 3 and profile.marks and profile.tail is None
-    assert verdict.marks == 12 and "by their marks" in verdict.reason
+    assert verdict.marks == 12 and verdict.marks_layers == 10 and "by their marks" in verdict.reason
+    monkeypatch.setattr(face_teach, "points", judged("both"))  # the refit finds the dice, the marks name them
+    profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+    assert verdict.kept and verdict.depth == 3 and profile.marks and profile.reads_deeper(reader.classifier)
+    assert verdict.marks_layers == 12 and verdict.marks == 10
 
 
 def test_the_rolls_too_few_or_a_face_missing_leave_the_last_layer(reader):

@@ -132,7 +132,10 @@ def measure(out: Path, per_face: int, model: str | None, detector: bool = True, 
     marked = copy.copy(profile)
     marked.marks = True
     faces = [1, 2, 3, 4, 5, 6]
+    both = copy.copy(two)
+    both.marks = True
     rows = (("blind", None), ("last layer", profile), ("last two layers", two), ("marks", marked),
+            ("last two layers and marks", both),
             (f"as kept (depth {verdict.depth})", deep))
     for name, prof in rows:
         score = Score()
