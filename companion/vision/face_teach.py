@@ -10,7 +10,8 @@ profile of the older rolls) is kept only when it reads more of their dice right,
 the last layer alone on the same profile and than the shipped classifier. Kept, it is refitted on
 every roll's profile with the pull that won. The faces told by their marks (``face_marks``: the older
 rolls' dice as turned templates) are judged the same way, on the last layer and on the refit (the refit
-finding the dice, the marks naming their faces); of equals the plainest wins.
+finding the dice, the marks naming their faces). Of two with as many points the surer wins (the confidence
+of the held-back dice read right less that of those read wrong), and of equals the plainest.
 """
 
 from __future__ import annotations
@@ -35,13 +36,15 @@ Roll = tuple[np.ndarray, Sequence[LabelledDie]]  # a confirmed roll: its frame a
 
 
 def points(reader: DiceReader, rolls: Sequence[Roll], profile: Profile | None,
-           faces: Sequence[int | str] | None, empty: Any = None) -> tuple[int, int, int]:
-    """(dice right less extra dice, right, extra) on the rolls, read blind to their count."""
+           faces: Sequence[int | str] | None, empty: Any = None) -> tuple[int, int, int, float]:
+    """(dice right less extra dice, right, extra, sureness) on the rolls, read blind to their count;
+    sureness: the confidence of the dice read right less that of the dice read wrong (a tie-break)."""
     score = Score()
     for frame, dice in rolls:
         r = reader.read(frame, profile=profile, faces=faces, empty=empty)
         score.add(list(dice), [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
-    return score.right - score.extra, score.right, score.extra
+    sure = sum(c if right else -c for c, right in score.matched)
+    return score.right - score.extra, score.right, score.extra, round(sure, 4)
 
 
 def _marked(profile: Profile) -> Profile:
@@ -75,20 +78,21 @@ def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int |
     shipped = FaceTail.of_classifier(classifier)
     labels = np.tile(np.array(older.labels), TURNS)
     base, last = points(reader, held, None, faces, empty), points(reader, held, older, faces, empty)
-    best, unit, refitted = (-10**9, 0, 0), PULLS[0], older
+    best, unit, refitted = (-10**9, 0, 0, 0.0), PULLS[0], older
     for u in PULLS:  # the strongest pull wins a tie
         trial = copy.copy(older)
         trial.tail, _ = fit(shipped, feats, labels, classifier.temperature, pull=pull_for(len(older), u),
                             steps=steps, seed=seed)
         trial.tail_base = shipped.crc()
         got = points(reader, held, trial, faces, empty)
-        if got[0] > best[0]:
+        if (got[0], got[3]) > (best[0], best[3]):
             best, unit, refitted = got, u, trial
     # the marks, on the last layer and on the refitted layers (which may find the dice the better)
     by_marks = points(reader, held, _marked(older), faces, empty)
     by_both = points(reader, held, _marked(refitted), faces, empty)
     options = [(best, True, False), (by_marks, False, True), (by_both, True, True)]  # (points, tail, marks)
-    won, tail, marks = max(options, key=lambda o: o[0][0])  # the first of equals: the plainest
+    # more points; of as many, the surer (held-back evidence too, finer); of equals, the plainest
+    won, tail, marks = max(options, key=lambda o: (o[0][0], o[0][3]))
     kept = won[0] > max(base[0], last[0])
     dice = sum(len(d) for _, d in held)
     reason = (f"held back {len(held)} rolls ({dice} dice): {by_both[1]} right, {by_both[2]} extra with the last two "

@@ -177,7 +177,7 @@ def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, mon
     def judged(winner: str | None):
         def points(rdr, held, profile, faces, empty=None):
             read.append(kind(profile))
-            return (12, 12, 0) if kind(profile) == winner else (10, 10, 0)
+            return (12, 12, 0, 9.0) if kind(profile) == winner else (10, 10, 0, 8.0)
         return points
 
     monkeypatch.setattr(face_teach, "points", judged(None))  # nothing reads better than as shipped
@@ -201,6 +201,15 @@ def test_the_rolls_decide_and_a_fit_that_reads_them_worse_is_refused(reader, mon
     profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
     assert verdict.kept and verdict.depth == 3 and profile.marks and profile.reads_deeper(reader.classifier)
     assert verdict.marks_layers == 12 and verdict.marks == 10
+
+    def tied(rdr, held, profile, faces, empty=None):  # as many points: the surer wins
+        sure = {"shipped": 1.0, "last": 2.0, "layers": 3.0, "marks": 5.0, "both": 4.0}[kind(profile)]
+        deeper = profile is not None and (profile.tail is not None or profile.marks)
+        return (10, 10, 0, sure) if deeper else (9, 9, 0, sure)
+
+    monkeypatch.setattr(face_teach, "points", tied)
+    profile, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+    assert verdict.kept and verdict.depth == 3 and profile.marks and profile.tail is None
 
 
 def test_the_rolls_too_few_or_a_face_missing_leave_the_last_layer(reader):
