@@ -85,7 +85,7 @@ def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int |
                             steps=steps, seed=seed)
         trial.tail_base = shipped.crc()
         got = points(reader, held, trial, faces, empty)
-        if (got[0], got[3]) > (best[0], best[3]):
+        if got[0] > best[0]:
             best, unit, refitted = got, u, trial
     # the marks, on the last layer and on the refitted layers (which may find the dice the better)
     by_marks = points(reader, held, _marked(older), faces, empty)
