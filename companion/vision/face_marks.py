@@ -121,11 +121,12 @@ class MarkTemplates:
         sims = self.similarity(patches)
         out = classifier_probs.astype(np.float32, copy=True)
         known = np.array([c for c in self.classes if c in set(face_classes)])
-        mass = out[:, known].sum(axis=1)
-        z = SHARPNESS * (sims[:, known] - sims[:, known].max(axis=1, keepdims=True))
+        rows = np.flatnonzero(sims[:, known].max(axis=1) > -1.0)  # a patch of another size: the network's
+        mass = out[np.ix_(rows, known)].sum(axis=1)
+        z = SHARPNESS * (sims[np.ix_(rows, known)] - sims[np.ix_(rows, known)].max(axis=1, keepdims=True))
         share = np.exp(z)
         share /= share.sum(axis=1, keepdims=True)
-        out[:, known] = mass[:, None] * share
+        out[np.ix_(rows, known)] = mass[:, None] * share
         return out
 
 
