@@ -162,8 +162,8 @@ def render_tray(seed: int) -> Photo:
     w, h = 640, 480
     side = float(rng.uniform(22, 80))
     n = int(rng.integers(1, 13))
-    felt = FELTS[int(rng.integers(len(FELTS)))]
-    felt = tuple(int(np.clip(c + rng.integers(-25, 26), 0, 255)) for c in felt)
+    r, g, b = (int(np.clip(c + rng.integers(-25, 26), 0, 255)) for c in FELTS[int(rng.integers(len(FELTS)))])
+    felt = (r, g, b)
     dice = [_random_die(rng) for _ in range(n)]
     wall = rng.random() < 0.4
     wx = int(rng.uniform(0.05, 0.2) * w) if wall else 0
@@ -177,7 +177,7 @@ def render_tray(seed: int) -> Photo:
     tilt = (float(rng.uniform(-0.35, 0.35)), float(rng.uniform(0.0, 0.45))) if rng.random() < 0.3 else (0.0, 0.0)
     scene = Scene(die_size=side, touching=bool(rng.random() < 0.5), glare=bool(rng.random() < 0.4),
                   noise=float(rng.uniform(0, 8)), dim=float(rng.uniform(0.45, 1.15)), hand=bool(rng.random() < 0.05),
-                  blur=float(rng.uniform(2, 8)) if rng.random() < 0.15 else 0.0, background=felt,  # type: ignore[arg-type]
+                  blur=float(rng.uniform(2, 8)) if rng.random() < 0.15 else 0.0, background=felt,
                   tilt=tilt, grain=float(rng.uniform(5, 25)) if rng.random() < 0.3 else 0.0)
     img, drawn = render_scene(dice, scene, seed=seed, size=(w, h))
     if wall:
@@ -192,9 +192,9 @@ def render_tray(seed: int) -> Photo:
         img = np.where(band[..., None] > 0, wall_img, img).astype(np.uint8)
     boxes = np.array([((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2,
                        max(d.box[2] - d.box[0], d.box[3] - d.box[1])) for d in drawn], np.float32).reshape(-1, 3)
-    k = CACHE_SIDE / w
-    img = cv2.resize(img, (CACHE_SIDE, round(h * k)), interpolation=cv2.INTER_AREA)
-    return Photo("rendered", f"r{seed}", img, boxes * k)
+    shrink = CACHE_SIDE / w
+    img = cv2.resize(img, (CACHE_SIDE, round(h * shrink)), interpolation=cv2.INTER_AREA)
+    return Photo("rendered", f"r{seed}", img, boxes * shrink)
 
 
 # ---------------------------------------------------------------- augmentation and targets
@@ -237,14 +237,14 @@ def tiled(rng: np.random.Generator, pool: list[Photo], k: int, size: int = CACHE
         x0 = (i % k) * cell + (cell - tw) // 2
         y0 = (i // k) * cell + (cell - th) // 2
         img[y0:y0 + th, x0:x0 + tw] = cv2.resize(ph.image, (tw, th), interpolation=cv2.INTER_AREA)
-        dice.append(ph.dice * np.float32([f, f, f]) + np.float32([x0, y0, 0]))
-        negs.append(ph.negatives * np.float32([f, f, f]) + np.float32([x0, y0, 0]))
+        dice.append(ph.dice * np.array([f, f, f], np.float32) + np.array([x0, y0, 0], np.float32))
+        negs.append(ph.negatives * np.array([f, f, f], np.float32) + np.array([x0, y0, 0], np.float32))
     return Photo(pool[0].name, "tiled", img, np.concatenate(dice).astype(np.float32).reshape(-1, 3),
                  np.concatenate(negs).astype(np.float32).reshape(-1, 3))
 
 
 def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     if rng.random() < 0.5:  # hue / saturation shift: other felt and dice colours
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
         hsv[..., 0] = (hsv[..., 0] + rng.uniform(-90, 90)) % 180
@@ -261,7 +261,7 @@ def _photometric(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         out *= (1 + a * (xx / w - 0.5) + b * (yy / h - 0.5))[..., None]
     if rng.random() < 0.15:  # glare: a bright soft spot
         h, w = out.shape[:2]
-        spot = np.zeros((h, w), np.float32)
+        spot: np.ndarray = np.zeros((h, w), np.float32)
         centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
         axes = (int(rng.uniform(5, w / 4)), int(rng.uniform(5, h / 4)))
         cv2.ellipse(spot, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
@@ -318,17 +318,17 @@ def augment_all(rng: np.random.Generator, photo: Photo, size: int, zoom: float =
     persp = np.vstack([m, [0, 0, 1]]).astype(np.float64)
     if rng.random() < 0.4:  # a camera not quite overhead
         j = size * 0.08
-        src = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+        src = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
         dst = src + rng.uniform(-j, j, (4, 2)).astype(np.float32)
         persp = cv2.getPerspectiveTransform(src, dst) @ persp
     if rng.random() < 0.5:
         border = cv2.BORDER_REFLECT_101
-        value = 0
+        value: tuple[int, ...] = (0, 0, 0)
     else:
         border = cv2.BORDER_CONSTANT
         value = tuple(int(v) for v in rng.integers(0, 255, 3))
     out = cv2.warpPerspective(img, persp, (size, size), flags=cv2.INTER_LINEAR, borderMode=border,
-                              borderValue=value)  # type: ignore[call-overload]
+                              borderValue=value)
     if len(dice) and border == cv2.BORDER_REFLECT_101:
         # reflected dice beyond the frame edge would be unlabelled: only keep views where the frame
         # covers the input, else blank the outside
