@@ -31,6 +31,8 @@ SHIFT = 7  # px (of a 32 px patch) the template is moved each way from the centr
 COARSE = 2  # px between the shifts tried first (then every shift round the best of them)
 RANK = 64  # principal directions of the templates correlated in (48: 129 of 149 rendered numerals; all 196: 133)
 PER_CLASS = 10  # templates of a face at most (the newest confirmed dice), keeping a reading's cost bounded
+VOUCH = (0.5, 0.8)  # a best correlation from which the marks vouch for a die, and where fully (``VOUCH_MOST``)
+VOUCH_MOST = 0.95
 SHARPNESS = 40.0  # a face whose best correlation is 0.1 below the best is e^-4 as likely
 HIGH_PASS = 1 / 16  # the blur taken away, as a share of the patch's side (2 px of 32)
 CENTRE = 0.3  # the share of the patch's side left out at each edge when finding the colour axis
@@ -116,13 +118,22 @@ class MarkTemplates:
     def probs(self, patches: Sequence[np.ndarray], classifier_probs: np.ndarray, face_classes: Sequence[int]
               ) -> np.ndarray:
         """The classifier's probabilities with what it gives the faces that have templates shared out
-        anew by the marks: that a window holds a die (and not a side or the tray) stays the network's
-        to say, and so does a face no confirmed die has shown."""
+        anew by the marks, and so does a face no confirmed die has shown. That a window holds a die (and
+        not a side or the tray) stays the network's to say, unless the window matches one of the
+        table's own dice well (``VOUCH``): then it is at least that likely a die."""
         sims = self.similarity(patches)
         out = classifier_probs.astype(np.float32, copy=True)
         known = np.array([c for c in self.classes if c in set(face_classes)])
         rows = np.flatnonzero(sims[:, known].max(axis=1) > -1.0)  # a patch of another size: the network's
         mass = out[np.ix_(rows, known)].sum(axis=1)
+        lo, hi = VOUCH
+        vouched = np.clip((sims[np.ix_(rows, known)].max(axis=1) - lo) / (hi - lo), 0.0, 1.0) * VOUCH_MOST
+        faces = np.array(face_classes, dtype=np.intp)
+        others = np.array([c for c in range(out.shape[1]) if c not in set(face_classes)], dtype=np.intp)
+        held = out[np.ix_(rows, others)].sum(axis=1)  # "not a die", "side"
+        gain = np.minimum(np.maximum(vouched - out[np.ix_(rows, faces)].sum(axis=1), 0.0), held)
+        out[np.ix_(rows, others)] *= (1.0 - gain / np.maximum(held, 1e-9))[:, None]  # what they lose...
+        mass = mass + gain  # ...the faces the marks name gain
         z = SHARPNESS * (sims[np.ix_(rows, known)] - sims[np.ix_(rows, known)].max(axis=1, keepdims=True))
         share = np.exp(z)
         share /= share.sum(axis=1, keepdims=True)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from companion.vision.classifier import FaceClassifier
-from companion.vision.face_marks import MarkTemplates
+from companion.vision.face_marks import VOUCH, VOUCH_MOST, MarkTemplates
 from companion.vision.profile_adapt import MARKS_MIN_DIE, Profile
 from companion.vision.profile_store import TableProfile
 from tests.vision.numerals import numeral, numeral_profile
@@ -35,21 +35,27 @@ def test_two_throws_of_each_face_teach_numerals_the_network_cannot_tell_apart(cl
     assert right_marks > right_last + 40  # the last layer alone: 12 of 90
 
 
-def test_the_network_still_says_whether_a_window_is_a_die(classifier):
+def test_the_marks_name_the_face_and_vouch_only_for_a_die_like_the_tables(classifier):
     templates = MarkTemplates.build(numeral_profile(2).patches, numeral_profile(2).labels, FACES)
     assert templates is not None and templates.classes == [0, 1, 2, 3, 4, 5]
     patches, truth = thrown(4, seed=3)
-    probs = np.full((4, 9), 0.0, np.float32)
-    probs[:, 7] = [0.9, 0.5, 0.2, 0.0]  # "none": not a die
-    probs[:, 6] = [0.1, 0.5, 0.8, 1.0]  # all the rest on the symbol face
+    felt = np.clip(np.random.default_rng(4).normal(90, 25, (32, 32, 3)), 0, 255).astype(np.uint8)
+    patches.append(felt)  # the tray's own texture: like none of the table's dice
+    probs = np.full((5, 9), 0.0, np.float32)
+    probs[:, 7] = [0.9, 0.5, 0.2, 0.0, 0.5]  # "none": not a die
+    probs[:, 6] = [0.1, 0.5, 0.8, 1.0, 0.5]  # all the rest on the symbol face
     out = templates.probs(patches, probs, FACES)
-    assert np.allclose(out[:, 7], probs[:, 7]) and np.allclose(out[:, 8], probs[:, 8])
-    assert np.allclose(out[:, FACES].sum(axis=1), probs[:, FACES].sum(axis=1), atol=1e-5)
+    best = templates.similarity(patches)[:, :6].max(axis=1)
+    assert np.all(best[:4] > VOUCH[1]) and best[4] < VOUCH[0]  # the table's faces match, the felt does not
+    assert np.allclose(out[:4, FACES].sum(axis=1), np.maximum(probs[:4, FACES].sum(axis=1), VOUCH_MOST), atol=1e-5)
+    assert np.allclose(out[4], probs[4])  # the felt: all the network's
+    assert np.allclose(out.sum(axis=1), 1.0, atol=1e-5) and np.all(out >= 0.0)
     assert np.allclose(out[:, 6], probs[:, 6])  # no confirmed die showed a symbol: the network's to say
-    probs[:, 6], probs[:, 2] = 0.0, [0.1, 0.5, 0.8, 1.0]  # all on face 3, which the marks share out
+    probs[:, 6], probs[:, 2] = 0.0, [0.1, 0.5, 0.8, 1.0, 0.5]  # all on face 3, which the marks share out
     out = templates.probs(patches, probs, FACES)
-    assert np.allclose(out[:, :6].sum(axis=1), probs[:, 2], atol=1e-5) and np.all(out[:, 6] == 0.0)
-    assert np.array_equal(out[:, :6].argmax(axis=1), truth)  # and they tell which face it is
+    assert out[4, 7] == pytest.approx(0.5) and out[4, :6].sum() == pytest.approx(0.5)  # the felt: a die or not,
+    assert np.all(out[:4, 6] == 0.0)  # the network's to say; which face, the marks'
+    assert np.array_equal(out[:4, :6].argmax(axis=1), truth)  # and they tell which face it is
 
 
 def test_a_window_unlikely_a_die_is_left_as_the_network_read_it(classifier):
@@ -61,8 +67,8 @@ def test_a_window_unlikely_a_die_is_left_as_the_network_read_it(classifier):
     probs[0, none], probs[0, 3] = 1.0 - MARKS_MIN_DIE / 2, MARKS_MIN_DIE / 2
     probs[1, none], probs[1, 3] = 0.5, 0.5
     out = profile.by_marks(classifier, probs, patches)
-    assert np.array_equal(out[0], probs[0])
-    assert not np.array_equal(out[1], probs[1]) and out[1, none] == pytest.approx(0.5)
+    assert np.array_equal(out[0], probs[0])  # not even matched: a die's mark is no reason to look
+    assert not np.array_equal(out[1], probs[1]) and out[1, none] < 0.5  # matched, and vouched for
 
 
 def test_too_few_faces_or_an_odd_patch_read_nothing():
