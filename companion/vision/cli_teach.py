@@ -7,8 +7,8 @@ held-back rolls no better, nothing written (the verdict still is); 2: it could n
 ``--faces-out`` the face classifier is taught the same rolls too (``face_teach.py``), read with the
 detector the table will read with (the taught head when it was kept): its last two layers refitted are
 written there when they win on the held-back dice, whatever the detector's verdict; when the faces told
-by their marks win instead, their verdict is written to ``--marks-out``. The verdict's ``faces`` holds
-the held-back reading at the depth chosen.
+by their marks win (on those layers or alone), the faces' verdict is written to ``--marks-out`` too.
+The verdict's ``faces`` holds the held-back reading at the depth chosen.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def _deepen(rolls, detector, path: Path, empty, faces, marks: Path | None = None
             ) -> dict[str, object]:
     """How deep the classifier adapts to every roll's dice (the newest held back to decide): the last two
     layers refitted written to ``path`` when kept, the verdict to ``marks`` when the faces told by their
-    marks are kept. Its verdict, JSON-ready."""
+    marks are kept (with the layers or not). Its verdict, JSON-ready."""
     from companion.store.atomic_file import replace_file
     from companion.vision.face_teach import teach_faces
     from companion.vision.reader import DiceReader

@@ -7,8 +7,8 @@ their final files; the daemon moves the verdict into place always (the tablet an
 hardware health`` show what it measured) and the head only when the job kept it and the table has
 not forgotten its dice meanwhile. The reader then finds dice with the table's head
 (``DieDetector(head=...)``); a head file that does not load is not used. The face teaching's result
-(the classifier's last two layers refitted, or the faces told by their marks: one of them at most) is
-moved in, or the last one removed, whatever the detector's verdict. What the table is told it reads
+(the classifier's last two layers refitted, the faces told by their marks, or both) is moved in, or
+the last one removed, whatever the detector's verdict. What the table is told it reads
 (``taught_reading``) is the held-back reading of the reader it reads with after the teaching.
 """
 

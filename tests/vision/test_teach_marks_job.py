@@ -13,24 +13,23 @@ import cv2
 import pytest
 
 from companion.vision.detector_job import MARKS_FILE, TableDetector, taught_reading
-from companion.vision.teach_detector import HeldBack
 
 DETECTOR = {"dice": 10, "right": 8, "extra": 0, "missed": 1, "confused": [["3", "5", 1]]}
 MARKED = {"dice": 10, "right": 10, "extra": 0, "missed": 0, "confused": []}
 
-# argv: out, verdict, faces, marks, what the face teaching kept ("marks", "layers" or "none")
+# argv: out, verdict, faces, marks, what the face teaching kept ("marks", "layers", "both" or "none")
 FAKE_TEACH = """
 import json, sys
 from pathlib import Path
 out, verdict, faces, marks, kept = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4], sys.argv[5]
 reading = {"dice": 10, "right": 10, "extra": 0, "missed": 0, "confused": []}
-told = {"kept": kept != "none", "depth": {"marks": 3, "layers": 2, "none": 1}[kept], "reason": "fake",
+told = {"kept": kept != "none", "depth": {"marks": 3, "both": 3, "layers": 2, "none": 1}[kept], "reason": "fake",
         "reading": reading if kept != "none" else {**reading, "right": 7}}
 verdict.write_text(json.dumps({"kept": False, "reason": "fake", "shipped": {"dice": 10, "right": 8, "extra": 0,
     "missed": 1, "confused": [["3", "5", 1]]}, "faces": told}))
-if kept == "marks" and marks != "-":
+if kept in ("marks", "both") and marks != "-":
     Path(marks).write_text(json.dumps(told))
-if kept == "layers":
+if kept in ("layers", "both"):
     from companion.vision.classifier import FaceClassifier
     from companion.vision.face_tail import FaceTail
     shipped = FaceTail.of_classifier(FaceClassifier())
@@ -64,6 +63,10 @@ def test_the_job_moves_in_the_marks_and_takes_them_away(tmp_path, caplog):
     assert job.start(tmp_path / "rolls.npz", None)
     job.wait(60)
     assert not job.face_marks() and job.face_layers() is not None and job.status()["depth"] == 2
+    job.command = fake_teach("both")  # the marks on the refitted layers: both move in
+    assert job.start(tmp_path / "rolls.npz", None)
+    job.wait(60)
+    assert job.face_marks() and job.face_layers() is not None and job.status()["depth"] == 3
     job.command = fake_teach("marks")
     assert job.start(tmp_path / "rolls.npz", None)
     job.wait(60)
@@ -133,13 +136,19 @@ def test_the_command_writes_the_marks_and_judges_with_the_detector_kept(tmp_path
 
     stems = _photos(tmp_path / "photos")
     heads: list[object] = []
+    real = face_teach.reading
 
-    def held_back(reader, held, profile, faces, empty=None):  # the faces told by their marks read best
+    def points(reader, held, profile, faces, empty=None):  # the faces told by their marks read best
         heads.append(reader.detector.head)
-        won = profile is not None and profile.marks
-        return HeldBack(12, 12 if won else 9, 3 if not won else 0, confused=[] if won else [["2", "missed", 3]])
+        return (12, 12, 0, 9.0) if profile is not None and profile.marks and profile.tail is None else (9, 9, 0, 8.0)
 
-    monkeypatch.setattr(face_teach, "held_back", held_back)
+    def reading(reader, held, profile, faces, empty=None):
+        heads.append(reader.detector.head)
+        assert profile.marks and profile.tail is None  # the reading told is the marks'
+        return real(reader, held, profile, faces, empty)
+
+    monkeypatch.setattr(face_teach, "points", points)
+    monkeypatch.setattr(face_teach, "reading", reading)
     monkeypatch.setattr(teach_detector, "keeps", lambda shipped, adapted: head_kept)
     out = tmp_path / "out"
     out.mkdir()
@@ -149,7 +158,36 @@ def test_the_command_writes_the_marks_and_judges_with_the_detector_kept(tmp_path
     verdict = json.loads(capsys.readouterr().out)
     assert code == (0 if head_kept else 1) and (out / "head.npz").exists() == head_kept
     faces = verdict["faces"]
-    assert faces["kept"] and faces["depth"] == 3 and faces["reading"]["right"] == 12
+    assert faces["kept"] and faces["depth"] == 3 and faces["reading"]["dice"] == 12  # the held-back dice, read
     assert json.loads((out / "marks.json").read_text()) == faces and not (out / "faces.npz").exists()
     assert taught_reading(verdict) == faces["reading"]
     assert heads and all((h is not None) == head_kept for h in heads)  # judged with the detector the table keeps
+
+
+def test_the_faces_verdict_holds_the_reading_of_the_depth_kept(reader, monkeypatch):
+    """``face_teach`` reads the held-back rolls once more at the depth it chose, and the verdict holds
+    that reading (what the table is told): the last layer alone when no deeper depth was kept."""
+    from companion.vision import face_teach
+    from tests.vision.test_face_fit import _rolls
+
+    rolls = _rolls(5)
+    told: list[str] = []
+
+    def kind(profile) -> str:
+        return ("marks" if profile.marks else "") + ("layers" if profile.tail is not None else "") or "last"
+
+    def judged(winner: str):
+        def points(rdr, held, profile, faces, empty=None):
+            return (12, 12, 0, 9.0) if profile is not None and kind(profile) == winner else (10, 10, 0, 8.0)
+        return points
+
+    def reading(rdr, held, profile, faces, empty=None):
+        told.append(kind(profile))
+        return {"dice": 12, "right": len(told), "extra": 0, "missed": 0, "confused": []}
+
+    monkeypatch.setattr(face_teach, "reading", reading)
+    for winner, depth in (("marks", 3), ("markslayers", 3), ("layers", 2), ("last", 1)):
+        monkeypatch.setattr(face_teach, "points", judged(winner))
+        _, verdict = face_teach.teach_faces(reader, rolls, steps=20)
+        assert verdict.depth == depth and told[-1] == winner and verdict.reading["right"] == len(told)
+        assert verdict.to_json()["reading"] == verdict.reading
