@@ -242,6 +242,31 @@ def test_the_calibrations_rolls_teach_the_detector_when_it_is_done(rig: Rig, con
     assert rig.dice.patches().tail is None
 
 
+def test_the_faces_told_by_their_marks_are_read_with_until_forgotten(rig: Rig, caplog: Any) -> None:
+    from tests.vision.test_teach_marks_job import fake_teach
+
+    rig.start_calibration(DiceSet(count=4))
+    rig.dice.table_detector.command = fake_teach("marks")
+    for _ in range(3):
+        rig.calibration_roll()
+        rig.confirm_calibration(None)
+    rig.stop_calibration()
+    rig.dice.table_detector.wait(60)
+    assert rig.dice.patches().marks and rig.dice.patches().tail is None  # the reader tells faces by their marks
+    detector = rig.calibration_status()["detector"]
+    assert (detector["right"], detector["dice"], detector["depth"]) == (10, 10, 3)  # read so on the held-back rolls
+    rig.dice.table_detector.marks_path.write_text("{damaged")
+    assert not rig.dice.patches().marks and "face marks" in caplog.text  # read without them, and said so
+    rig.dice.table_detector.marks_path.unlink()
+    rig.start_calibration(DiceSet(count=4))
+    rig.calibration_roll()
+    rig.confirm_calibration(None)
+    rig.stop_calibration()
+    rig.dice.table_detector.wait(60)
+    assert rig.dice.patches().marks
+    assert rig.forget_dice() and not rig.dice.patches().marks  # "Forget these dice"
+
+
 def test_without_the_count_no_roll_is_kept_for_the_detector(rig: Rig) -> None:
     rig.start_calibration(DiceSet())  # a die the reader missed could be in view: not taught as "no die"
     for _ in range(3):

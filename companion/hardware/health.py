@@ -99,11 +99,14 @@ def memory_rss_bytes(root: Path = Path("/"), pid: str = "self") -> int | None:
 
 def dice_read_right(data_dir: Path) -> list[int] | None:
     """[right, dice] of the table's last teaching of the dice (``DATA/dice_teaching.json``): the held-back
-    rolls read with the detector the table reads with now."""
+    rolls read as the table reads now, with the detector and the faces' depth that teaching kept
+    (``detector_job.taught_reading``)."""
+    from companion.vision.detector_job import VERDICT_FILE, taught_reading
+
     try:
-        verdict = json.loads((data_dir / "dice_teaching.json").read_text())
-        reading = verdict["adapted"] if verdict.get("kept") else verdict["shipped"]
-        return [int(reading["right"]), int(reading["dice"])]
+        verdict = json.loads((data_dir / VERDICT_FILE).read_text())
+        reading = taught_reading(verdict)
+        return None if reading is None else [int(reading["right"]), int(reading["dice"])]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 

@@ -107,12 +107,15 @@ class TableDice:
     def patches(self) -> Any:
         """The learnt patches the reader compares dice with, or None before the profile is loaded; with
         the classifier's last two layers refitted on them when the last teaching kept them
-        (``vision/face_fit.py``), else with the last layer alone."""
+        (``vision/face_fit.py``), the faces told by their marks when it kept those
+        (``vision/face_marks.py``), else with the last layer alone."""
         if self.profile is None:
             return None
         prof = self.profile.profile
-        layers = self.table_detector.face_layers() if self.table_detector is not None else None
+        job = self.table_detector
+        layers = job.face_layers() if job is not None else None
         prof.tail, prof.tail_base = layers if layers is not None else (None, 0)
+        prof.marks = bool(job.face_marks()) if job is not None else False
         return prof
 
     def learn_entered(self, roll: EnteredRoll) -> None:

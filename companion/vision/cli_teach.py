@@ -4,8 +4,11 @@ The daemon's background job runs it on the table's rolls file (``table_rolls.py`
 labelled photos (``--photos DIR --only STEM ...``) it stands in for the calibration, as ``companion
 dice calibrate`` does for the classifier. Exit 0: the taught head was kept and written; 1: it read the
 held-back rolls no better, nothing written (the verdict still is); 2: it could not run. With
-``--faces-out`` the face classifier's last two layers are refitted on the same rolls too
-(``face_fit.py``) and written when they win on the held-back dice, whatever the detector's verdict.
+``--faces-out`` the face classifier is taught the same rolls too (``face_teach.py``), read with the
+detector the table will read with (the taught head when it was kept): its last two layers refitted are
+written there when they win on the held-back dice, whatever the detector's verdict; when the faces told
+by their marks win (on those layers or alone), the faces' verdict is written to ``--marks-out`` too.
+The verdict's ``faces`` holds the held-back reading at the depth chosen.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ def register(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg
     td.add_argument("--composites", type=int, default=None, help="frames laid anew from the fitted rolls (default 120)")
     td.add_argument("--faces-out", help="the face classifier's last two layers refitted on the rolls (.npz), "
                     "written when they read the held-back dice better (face_fit.py)")
+    td.add_argument("--marks-out", help="with --faces-out: the faces' verdict (JSON), written when the faces told by "
+                    "their marks read the held-back dice better (face_marks.py)")
     td.add_argument("--faces", nargs="+", metavar="FACE", help="with --faces-out: the faces the set has (1-6, worm)")
     td.add_argument("--json", action="store_true", help="print the verdict as JSON")
     td.set_defaults(func=_teach)
@@ -76,8 +81,11 @@ def _teach(args: argparse.Namespace) -> int:
     head, verdict = teach(detector, DiceReader(detector=detector), rolls, empty=empty,
                           n_composites=COMPOSITES if args.composites is None else args.composites)
     out = verdict.to_json()
-    if args.faces_out:
-        out["faces"] = _deepen(rolls, detector, Path(args.faces_out), empty, args.faces)
+    if args.faces_out:  # the faces judged with the detector the table will read with
+        kept = head is not None and verdict.kept
+        taught = DieDetector(detector.path, detector.second_read, head=head) if kept else detector
+        marks = Path(args.marks_out) if args.marks_out else None
+        out["faces"] = _deepen(rolls, taught, Path(args.faces_out), empty, args.faces, marks)
     text = json.dumps(out)
     if args.verdict:
         from companion.store.atomic_file import replace_file
@@ -92,9 +100,11 @@ def _teach(args: argparse.Namespace) -> int:
     return 0 if verdict.kept else 1
 
 
-def _deepen(rolls, detector, path: Path, empty, faces) -> dict[str, object]:  # type: ignore[no-untyped-def]
-    """The classifier's last two layers refitted on every roll's dice (the newest held back to decide);
-    written to ``path`` when kept. Its verdict, JSON-ready."""
+def _deepen(rolls, detector, path: Path, empty, faces, marks: Path | None = None  # type: ignore[no-untyped-def]
+            ) -> dict[str, object]:
+    """How deep the classifier adapts to every roll's dice (the newest held back to decide): the last two
+    layers refitted written to ``path`` when kept, the verdict to ``marks`` when the faces told by their
+    marks are kept (with the layers or not). Its verdict, JSON-ready."""
     from companion.store.atomic_file import replace_file
     from companion.vision.face_teach import teach_faces
     from companion.vision.reader import DiceReader
@@ -102,7 +112,10 @@ def _deepen(rolls, detector, path: Path, empty, faces) -> dict[str, object]:  # 
     reader = DiceReader(detector=detector)
     set_faces = None if not faces else [int(f) if f.isdigit() else f for f in faces]
     profile, verdict = teach_faces(reader, [(r.frame, r.dice) for r in rolls], set_faces, empty=empty)
-    tail = profile.tail
+    tail, out = profile.tail, verdict.to_json()
     if tail is not None:
         replace_file(path, lambda p: tail.save(p, profile.tail_base))
-    return verdict.to_json()
+    if profile.marks and marks is not None:
+        text = json.dumps(out)
+        replace_file(marks, lambda p: Path(p).write_text(text))
+    return out

@@ -6,7 +6,10 @@ at the lowest priority (numpy and OpenCV: no torch). The job writes the head and
 their final files; the daemon moves the verdict into place always (the tablet and ``companion
 hardware health`` show what it measured) and the head only when the job kept it and the table has
 not forgotten its dice meanwhile. The reader then finds dice with the table's head
-(``DieDetector(head=...)``); a head file that does not load is not used.
+(``DieDetector(head=...)``); a head file that does not load is not used. The face teaching's result
+(the classifier's last two layers refitted, the faces told by their marks, or both) is moved in, or
+the last one removed, whatever the detector's verdict. What the table is told it reads
+(``taught_reading``) is the held-back reading of the reader it reads with after the teaching.
 """
 
 from __future__ import annotations
@@ -27,15 +30,19 @@ log = logging.getLogger(__name__)
 HEAD_FILE = "dice_detector_head.npz"
 VERDICT_FILE = "dice_teaching.json"
 FACES_FILE = "dice_face_layers.npz"  # the face classifier's last two layers refitted (face_fit.py)
+MARKS_FILE = "dice_face_marks.json"  # the faces told by their marks (face_marks.py): the faces' verdict
 
 
 def teach_command(rolls: Path, empty: Path | None, out: Path, verdict: Path, faces: Path | None = None,
-                  set_faces: Sequence[int | str] | None = None) -> list[str]:
-    """``faces``: where the face classifier's refitted layers go; ``set_faces``: the faces the set has."""
+                  set_faces: Sequence[int | str] | None = None, marks: Path | None = None) -> list[str]:
+    """``faces``: where the face classifier's refitted layers go; ``set_faces``: the faces the set has;
+    ``marks``: where the faces' verdict goes when they are to be told by their marks."""
     cmd = [sys.executable, "-m", "companion", "dice", "teach-detector", "--rolls", str(rolls), "--out", str(out),
            "--verdict", str(verdict)]
     if faces is not None:
         cmd += ["--faces-out", str(faces)]
+    if faces is not None and marks is not None:
+        cmd += ["--marks-out", str(marks)]
     if set_faces:
         cmd += ["--faces", *(str(f) for f in set_faces)]
     if empty is not None:
@@ -52,6 +59,34 @@ def read_verdict(path: Path) -> dict[str, Any] | None:
     return out if isinstance(out, dict) else None
 
 
+def taught_reading(verdict: dict[str, Any]) -> dict[str, Any] | None:
+    """The held-back reading of the reader the table reads with after a teaching (its verdict): the face
+    teaching's when it kept a deeper depth (read with the detector the table kept), else the detector's
+    (the taught head's when kept, else the shipped one's). None when there is none."""
+    faces = verdict.get("faces")
+    reading = faces.get("reading") if isinstance(faces, dict) and faces.get("kept") else None
+    if isinstance(reading, dict):
+        return reading
+    reading = verdict.get("adapted") if verdict.get("kept") else verdict.get("shipped")
+    return reading if isinstance(reading, dict) else None
+
+
+def marks_kept(path: Path) -> bool:
+    """Whether the faces' verdict in ``path`` (``MARKS_FILE``) kept the faces told by their marks. A file
+    that does not read so is logged and the faces are read without marks."""
+    try:
+        verdict = json.loads(path.read_text())
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError) as exc:
+        log.warning("the table's face marks %s are not used: %s", path, exc)
+        return False
+    if not (isinstance(verdict, dict) and verdict.get("kept") is True and verdict.get("depth") == 3):
+        log.warning("the table's face marks %s are not used: not a verdict that kept them", path)
+        return False
+    return True
+
+
 class TableDetector(BackgroundJob):
     """The head file in the data folder, and the job that writes it."""
 
@@ -65,9 +100,11 @@ class TableDetector(BackgroundJob):
         self.path = folder / HEAD_FILE
         self.verdict_path = folder / VERDICT_FILE
         self.faces_path = folder / FACES_FILE
+        self.marks_path = folder / MARKS_FILE
         self.command = command
         self._loaded: tuple[float, Head | None] | None = None
         self._faces: tuple[float, tuple[FaceTail, int] | None] | None = None
+        self._marks: tuple[float, bool] | None = None
 
     def _pending(self, path: Path) -> Path:
         return path.with_name(path.stem + ".next" + path.suffix)
@@ -105,6 +142,19 @@ class TableDetector(BackgroundJob):
         self._faces = (mtime, layers)
         return layers
 
+    def face_marks(self) -> bool:
+        """Whether the last teaching kept the faces told by their marks (read again when the file changes;
+        a damaged file: without marks)."""
+        try:
+            mtime = self.marks_path.stat().st_mtime
+        except FileNotFoundError:
+            return False
+        if self._marks is not None and self._marks[0] == mtime:
+            return self._marks[1]
+        marks = marks_kept(self.marks_path)
+        self._marks = (mtime, marks)
+        return marks
+
     def verdict(self) -> dict[str, Any] | None:
         return read_verdict(self.verdict_path)
 
@@ -119,49 +169,54 @@ class TableDetector(BackgroundJob):
             if self._job is not None:
                 return False
             out, verdict = self._pending(self.path), self._pending(self.verdict_path)
-            faces = self._pending(self.faces_path)
-            for p in (out, verdict, faces):
+            faces, marks = self._pending(self.faces_path), self._pending(self.marks_path)
+            for p in (out, verdict, faces, marks):
                 p.unlink(missing_ok=True)
-            if not self._launch(self.command(rolls, empty, out, verdict, faces, set_faces)):
+            if not self._launch(self.command(rolls, empty, out, verdict, faces, set_faces, marks)):
                 return False
         self._changed()
         return True
 
     def _finished(self, returncode: int, out_text: bytes, err: bytes, current: bool) -> None:
         out, verdict = self._pending(self.path), self._pending(self.verdict_path)
-        faces = self._pending(self.faces_path)
+        faces, marks = self._pending(self.faces_path), self._pending(self.marks_path)
         if current and verdict.exists():
             verdict.replace(self.verdict_path)
-        if current and returncode in (0, 1):  # the face layers are kept or not on their own evidence
-            if faces.exists():
-                faces.replace(self.faces_path)
-            else:
-                self.faces_path.unlink(missing_ok=True)
+        if current and returncode in (0, 1):  # the faces' depth is kept or not on its own evidence
+            for pending, path in ((faces, self.faces_path), (marks, self.marks_path)):
+                if pending.exists():
+                    pending.replace(path)
+                else:
+                    path.unlink(missing_ok=True)
         if current and returncode == 0 and out.exists():
             out.replace(self.path)
             log.info("the table's die detector is taught: %s", (self.verdict() or {}).get("reason"))
         elif current:
             self._failed(returncode, err)
-        for p in (out, verdict, faces):
+        for p in (out, verdict, faces, marks):
             p.unlink(missing_ok=True)
 
     def forget(self) -> None:
         """A new dice set: the head and its verdict go, and a running job's result with them."""
         with self._lock:
             self._next_generation()
-            for p in (self.path, self.verdict_path, self.faces_path):
+            for p in (self.path, self.verdict_path, self.faces_path, self.marks_path):
                 p.unlink(missing_ok=True)
                 self._pending(p).unlink(missing_ok=True)
             self._loaded = None
             self._faces = None
+            self._marks = None
 
     def status(self) -> dict[str, Any]:
         """For the tablet: whether it teaches now, and what the last teaching measured on the held-back
-        rolls (the reader the table reads with now)."""
+        rolls with the reader the table reads with now (``taught_reading``); ``depth``: how deep the faces
+        adapt (``face_fit.Verdict.depth``)."""
         verdict = self.verdict() or {}
-        reading = verdict.get("adapted") if verdict.get("kept") else verdict.get("shipped")
+        reading = taught_reading(verdict)
+        faces = verdict.get("faces")
+        depth = faces.get("depth") if isinstance(faces, dict) and faces.get("kept") else 1
         out: dict[str, Any] = {"teaching": self.teaching, "taught": self.path.exists(),
-                               "kept": bool(verdict.get("kept"))}
+                               "kept": bool(verdict.get("kept")), "depth": depth if depth in (2, 3) else 1}
         if isinstance(reading, dict):
             out.update(dice=reading.get("dice"), right=reading.get("right"), extra=reading.get("extra"),
                        missed=reading.get("missed"), confused=reading.get("confused", [])[:3])

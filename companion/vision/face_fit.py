@@ -47,7 +47,8 @@ TURNS = 4  # quarter turns of each patch fitted on (a die lands any way round; n
 @dataclass
 class Verdict:
     """What the deeper fit found on the held-back confirmed dice: of ``held`` patches, how many each
-    reads right (``face_teach``: of ``held`` dice in whole rolls, how many right less extra dice)."""
+    reads right (``face_teach``: of ``held`` dice in whole rolls, how many right less extra dice, and
+    ``reading``: how the reader the table reads with after it read them)."""
 
     kept: bool
     depth: int  # 3: the faces read by their marks (Profile.tail too when the refit won with them); 2: the last two
@@ -62,6 +63,10 @@ class Verdict:
     cpu_seconds: float = 0.0
     marks: int = 0  # the held-back points with the faces told by their marks (``face_marks``), the last layer's
     marks_layers: int = 0  # ... and on the refitted last two layers; depth 3: the marks kept (with the layers or not)
+    # ``face_teach``: the held-back rolls read at the depth chosen (the last layer alone when none was
+    # kept), with the detector the table reads with: dice, right, extra, missed, confused (as the
+    # detector's teaching reports them: what the tablet and ``companion hardware health`` show)
+    reading: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

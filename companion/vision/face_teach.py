@@ -12,6 +12,8 @@ every roll's profile with the pull that won. The faces told by their marks (``fa
 rolls' dice as turned templates) are judged the same way, on the last layer and on the refit (the refit
 finding the dice, the marks naming their faces). Of two with as many points the surer wins (the confidence
 of the held-back dice read right less that of those read wrong), and of equals the plainest.
+The reader given reads as the table will (the daemon's job passes the detector its teaching kept), so
+the held-back rolls read at the depth chosen (``Verdict.reading``) are what the table is told it reads.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from companion.vision.face_tail import FaceTail
 from companion.vision.profile_adapt import Profile
 from companion.vision.profile_build import build_profile
 from companion.vision.reader import DiceReader
-from companion.vision.teach_detector import HELD_SHARE
+from companion.vision.teach_detector import HELD_SHARE, HeldBack
 from companion.vision.tuning import UNCERTAIN
 
 Roll = tuple[np.ndarray, Sequence[LabelledDie]]  # a confirmed roll: its frame and its dice
@@ -45,6 +47,19 @@ def points(reader: DiceReader, rolls: Sequence[Roll], profile: Profile | None,
         score.add(list(dice), [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
     sure = sum(c if right else -c for c, right in score.matched)
     return score.right - score.extra, score.right, score.extra, round(sure, 4)
+
+
+def reading(reader: DiceReader, rolls: Sequence[Roll], profile: Profile | None,
+            faces: Sequence[int | str] | None, empty: Any = None) -> dict[str, Any]:
+    """The rolls read with ``profile`` as ``points`` reads them, as the table is told: dice, right, extra,
+    missed and the faces confused, commonest first (``teach_detector.HeldBack``)."""
+    score = Score()
+    for frame, dice in rolls:
+        r = reader.read(frame, profile=profile, faces=faces, empty=empty)
+        score.add(list(dice), [(d.value, d.box, d.center, d.confidence) for d in r.dice], r.ms, UNCERTAIN)
+    held = HeldBack.of(score, 0.0)
+    return {"dice": held.dice, "right": held.right, "extra": held.extra, "missed": held.missed,
+            "confused": held.confused}
 
 
 def _marked(profile: Profile) -> Profile:
@@ -101,6 +116,9 @@ def teach_faces(reader: DiceReader, rolls: Sequence[Roll], faces: Sequence[int |
               f"{last[1]}, {last[2]} with the last layer alone; {base[1]}, {base[2]} as shipped")
     verdict = Verdict(kept, (3 if marks else 2) if kept else 1, reason, counts, dice, base[0], last[0], best[0],
                       round(pull_for(len(profile), unit), 4), marks=by_marks[0], marks_layers=by_both[0])
+    # the table is told the held-back reading of the depth it reads with (the last layer when none was kept)
+    told = (_marked(refitted) if tail else _marked(older)) if kept and marks else refitted if kept else older
+    verdict.reading = reading(reader, held, told, faces, empty)
     if kept and tail:
         refit(profile, classifier, unit=unit, steps=steps, seed=seed)
     profile.marks = kept and marks

@@ -74,3 +74,33 @@ def test_a_good_reading_gives_no_advice(page: Any, rigged: tuple[str, Table, Rig
     expect(page.get_by_test_id("teach-accuracy")).to_have_text(
         "Here it reads 49 of 50 dice right, on rolls it did not learn from.")
     expect(page.get_by_test_id("teach-advice")).to_have_text("")
+
+
+def test_the_figure_is_the_faces_reading_when_they_went_deeper(page: Any, rigged: tuple[str, Table, Rig],
+                                                                 tmp_path: Path) -> None:
+    """The faces told by their marks kept: the figure and the advice are their held-back reading's, and
+    the dialog says how it tells the faces apart."""
+    (base, _, rig), folder = rigged, tmp_path
+    verdict(folder, 30, 50, 0, 0, [["4", "6", 20]])  # the detector's reading, read without the marks
+    teaching = json.loads((folder / "dice_teaching.json").read_text())
+    teaching["faces"] = {"kept": True, "depth": 3, "reason": "test", "reading": {
+        "dice": 50, "right": 47, "missed": 0, "extra": 1, "confused": [["2", "5", 2]]}}
+    (folder / "dice_teaching.json").write_text(json.dumps(teaching))
+    rig.start_calibration(DiceSet(PLAIN, 5))
+    for width, height in ((1280, 800), (800, 1280)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(f"{base}/?lang=de")
+        expect(page.get_by_test_id("connection")).not_to_have_text("")
+        page.get_by_test_id("teach-button").click()
+        expect(page.get_by_test_id("teach-accuracy")).to_have_text(said(nmsg(
+            "Here it reads {right} of {n} die right, on rolls it did not learn from.",
+            "Here it reads {right} of {n} dice right, on rolls it did not learn from.", 50, right=47), "de")
+            + " " + said(msg("It tells their faces apart by their marks, learnt from these rolls."), "de"))
+        advice = page.get_by_test_id("teach-advice")
+        expect(advice).to_contain_text(said(msg("Teach a few more rolls in which {faces} show, and correct them.",
+                                                faces="2"), "de"))
+        expect(advice).not_to_contain_text("4")
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"{SHOTS}/teach-words-marks-de-{width}x{height}.png")
+        page.keyboard.press("Escape")

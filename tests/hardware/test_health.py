@@ -95,5 +95,11 @@ def test_how_well_the_dice_are_read_here_is_a_health_reading(tmp_path: Path, cap
     out = json.loads(capsys.readouterr().out)
     assert out["dice_read_right"] == [45, 50]
     assert "The dice reader reads 45 of 50 dice right here" in " ".join(out["warnings"])
+    faces = {"kept": True, "depth": 3, "reading": {**held, "right": 50}}  # the faces told by their marks kept
+    (tmp_path / "dice_teaching.json").write_text(json.dumps({"kept": False, "shipped": held, "faces": faces}))
+    assert HealthProbe(data_dir=tmp_path).read().dice_read_right == [50, 50]  # the reader the table reads with
+    (tmp_path / "dice_teaching.json").write_text(json.dumps({"kept": False, "shipped": held,
+                                                             "faces": {**faces, "kept": False}}))
+    assert HealthProbe(data_dir=tmp_path).read().dice_read_right == [45, 50]
     (tmp_path / "dice_teaching.json").write_text("{not json")
     assert HealthProbe(data_dir=tmp_path).read().dice_read_right is None

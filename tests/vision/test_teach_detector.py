@@ -215,7 +215,8 @@ sys.exit(0 if keep else 1)
 
 
 def fake_teach(keep: bool):
-    def command(rolls: Path, empty: Path | None, out: Path, verdict: Path, faces: Path, set_faces=None) -> list[str]:
+    def command(rolls: Path, empty: Path | None, out: Path, verdict: Path, faces: Path, set_faces=None,
+                marks: Path | None = None) -> list[str]:
         return [sys.executable, "-c", FAKE_TEACH, str(out), str(verdict), "keep" if keep else "no", str(faces)]
 
     return command

@@ -123,15 +123,19 @@
     $("teach-capture").textContent = state === "none" ? _("Capture the empty tray") : _("Capture the empty tray again");
   }
 
-  // How well the reader reads this table: measured by the detector's teaching on the newest confirmed
-  // rolls, which it held back from what it learnt; and what helps when that is low.
+  // How well the reader reads this table: measured by the teaching on the newest confirmed rolls, which
+  // it held back from what it learnt, read as the table reads now (the detector and the faces' depth it
+  // kept); how it tells the faces apart when it went deeper; and what helps when that is low.
   function drawAccuracy(d) {
     const line = $("teach-accuracy");
     const advice = [];
     if (d.teaching) line.textContent = _("The reader is learning to find these dice on this tray now, in the background (a few minutes).");
     else if (d.dice) {
+      const depth = { 2: _("It reads their faces with its network's last layers refitted on these rolls."),
+        3: _("It tells their faces apart by their marks, learnt from these rolls.") }[d.depth];
       line.textContent = ngettext("Here it reads {right} of {n} die right, on rolls it did not learn from.",
-        "Here it reads {right} of {n} dice right, on rolls it did not learn from.", d.dice, { right: d.right });
+        "Here it reads {right} of {n} dice right, on rolls it did not learn from.", d.dice, { right: d.right })
+        + (depth ? " " + depth : "");
       if (d.right < LOW * d.dice) {
         const faces = [...new Set((d.confused || []).map((c) => c[0]))];
         if (faces.length) advice.push(_("Teach a few more rolls in which {faces} show, and correct them.", { faces: faces.join(", ") }));
