@@ -19,11 +19,13 @@ import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.vision.background_job import BackgroundJob, lowest_priority
 from companion.vision.detector_head import Head
 from companion.vision.face_tail import FaceTail
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +89,33 @@ def marks_kept(path: Path) -> bool:
     return True
 
 
+class ByMtime(Generic[T]):
+    """A file's contents, loaded again only when its modification time changes: None while it is
+    missing or when it does not load (logged as ``what``)."""
+
+    def __init__(self, path: Path, load: Callable[[Path], T], what: str) -> None:
+        self.path, self.load, self.what = path, load, what
+        self._seen: tuple[float, T | None] | None = None
+
+    def get(self) -> T | None:
+        try:
+            mtime = self.path.stat().st_mtime
+        except FileNotFoundError:
+            return None
+        if self._seen is not None and self._seen[0] == mtime:
+            return self._seen[1]
+        try:
+            value: T | None = self.load(self.path)
+        except Exception as exc:
+            log.warning("%s %s is not used: %s", self.what, self.path, exc)
+            value = None
+        self._seen = (mtime, value)
+        return value
+
+    def forget(self) -> None:
+        self._seen = None
+
+
 class TableDetector(BackgroundJob):
     """The head file in the data folder, and the job that writes it."""
 
@@ -102,58 +131,27 @@ class TableDetector(BackgroundJob):
         self.faces_path = folder / FACES_FILE
         self.marks_path = folder / MARKS_FILE
         self.command = command
-        self._loaded: tuple[float, Head | None] | None = None
-        self._faces: tuple[float, tuple[FaceTail, int] | None] | None = None
-        self._marks: tuple[float, bool] | None = None
+        # never a reason to stop reading: without them, the shipped head and the last layer read
+        self._head = ByMtime(self.path, Head.load, "the table's detector head")
+        self._layers = ByMtime(self.faces_path, FaceTail.load, "the table's face layers")
+        self._marks = ByMtime(self.marks_path, marks_kept, "the table's face marks")
 
     def _pending(self, path: Path) -> Path:
         return path.with_name(path.stem + ".next" + path.suffix)
 
     def head(self) -> Head | None:
         """The table's head, when it has one that loads (read again when the file changes)."""
-        try:
-            mtime = self.path.stat().st_mtime
-        except FileNotFoundError:
-            return None
-        if self._loaded is not None and self._loaded[0] == mtime:
-            return self._loaded[1]
-        try:
-            head: Head | None = Head.load(self.path)
-        except Exception as exc:  # never a reason to stop reading: the shipped head reads instead
-            log.warning("the table's detector head %s is not used: %s", self.path, exc)
-            head = None
-        self._loaded = (mtime, head)
-        return head
+        return self._head.get()
 
     def face_layers(self) -> tuple[FaceTail, int] | None:
         """The classifier's refitted last two layers and their base (``FaceTail.load``), when the last
         teaching kept some that load (read again when the file changes)."""
-        try:
-            mtime = self.faces_path.stat().st_mtime
-        except FileNotFoundError:
-            return None
-        if self._faces is not None and self._faces[0] == mtime:
-            return self._faces[1]
-        try:
-            layers: tuple[FaceTail, int] | None = FaceTail.load(self.faces_path)
-        except Exception as exc:  # the last layer reads instead
-            log.warning("the table's face layers %s are not used: %s", self.faces_path, exc)
-            layers = None
-        self._faces = (mtime, layers)
-        return layers
+        return self._layers.get()
 
     def face_marks(self) -> bool:
         """Whether the last teaching kept the faces told by their marks (read again when the file changes;
         a damaged file: without marks)."""
-        try:
-            mtime = self.marks_path.stat().st_mtime
-        except FileNotFoundError:
-            return False
-        if self._marks is not None and self._marks[0] == mtime:
-            return self._marks[1]
-        marks = marks_kept(self.marks_path)
-        self._marks = (mtime, marks)
-        return marks
+        return bool(self._marks.get())
 
     def verdict(self) -> dict[str, Any] | None:
         return read_verdict(self.verdict_path)
@@ -203,9 +201,8 @@ class TableDetector(BackgroundJob):
             for p in (self.path, self.verdict_path, self.faces_path, self.marks_path):
                 p.unlink(missing_ok=True)
                 self._pending(p).unlink(missing_ok=True)
-            self._loaded = None
-            self._faces = None
-            self._marks = None
+            for cache in (self._head, self._layers, self._marks):
+                cache.forget()
 
     def status(self) -> dict[str, Any]:
         """For the tablet: whether it teaches now, and what the last teaching measured on the held-back
