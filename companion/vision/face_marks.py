@@ -123,7 +123,9 @@ class MarkTemplates:
         table's own dice well (``VOUCH``): then it is at least that likely a die."""
         sims = self.similarity(patches)
         out = classifier_probs.astype(np.float32, copy=True)
-        known = np.array([c for c in self.classes if c in set(face_classes)])
+        known = np.array([c for c in self.classes if c in set(face_classes)], dtype=np.intp)
+        if not len(known):  # no face the templates know is asked about
+            return out
         rows = np.flatnonzero(sims[:, known].max(axis=1) > -1.0)  # a patch of another size: the network's
         mass = out[np.ix_(rows, known)].sum(axis=1)
         lo, hi = VOUCH

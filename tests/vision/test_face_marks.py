@@ -84,6 +84,7 @@ def test_too_few_faces_or_an_odd_patch_read_nothing():
     probs = np.full((1, 9), 1 / 9, np.float32)
     probs[0, 2] += 0.5
     assert np.array_equal(templates.probs([np.zeros((20, 20, 3), np.uint8)], probs, FACES), probs)
+    assert np.array_equal(templates.probs([profile.patches[0]], probs, [6]), probs)  # no face it knows asked
 
 
 def test_the_choice_is_kept_with_the_profile_and_as_it_grows(tmp_path, reader):
