@@ -135,10 +135,9 @@ class Profile:
     def by_marks(self, classifier: FaceClassifier, probs: np.ndarray, patches: list[np.ndarray]) -> np.ndarray:
         """``probs`` with the face of each window likely a die (``MARKS_MIN_DIE``) told by its marks."""
         faces = [int(i) for i in np.flatnonzero(classifier.face_mask)]
-        if self._marks is None:
-            self._marks = MarkTemplates.build(self.patches, self.labels, faces)
-        if self._marks is None:
+        if self.prepare_marks(classifier) is None:
             return probs
+        assert self._marks is not None
         die = probs[:, faces].sum(axis=1)
         rows = np.flatnonzero(die >= MARKS_MIN_DIE)
         if not len(rows):
@@ -146,6 +145,14 @@ class Profile:
         out = probs.copy()
         out[rows] = self._marks.probs([patches[i] for i in rows], probs[rows], faces)
         return out
+
+    def prepare_marks(self, classifier: FaceClassifier) -> MarkTemplates | None:
+        """The marks' templates of these patches, built once (0.2 s here): the daemon builds a grown
+        profile's on the thread that learnt it, so that the next reading does not wait for them."""
+        if self._marks is None:
+            faces = [int(i) for i in np.flatnonzero(classifier.face_mask)]
+            self._marks = MarkTemplates.build(self.patches, self.labels, faces)
+        return self._marks
 
     def reads_deeper(self, classifier: FaceClassifier) -> bool:
         """Whether the refitted last two layers read for ``classifier`` (the one they were refitted from)."""

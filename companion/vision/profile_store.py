@@ -65,6 +65,8 @@ class TableProfile:
             keep = slice(len(grown) - MAX_PATCHES, None)
             grown = Profile(grown.patches[keep], grown.labels[keep], grown.die_size, grown.views[keep], grown.tail,
                             grown.tail_base, grown.marks)
+        if grown.marks:
+            grown.prepare_marks(reader.classifier)
         self._save(grown)
         self.profile = grown
         return len(faces)

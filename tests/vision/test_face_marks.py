@@ -103,3 +103,4 @@ def test_the_choice_is_kept_with_the_profile_and_as_it_grows(tmp_path, reader):
     reading = reader.read(frame)
     assert store.learn(reader, frame, reading, [d.value for d in reading.dice]) == len(reading.dice) > 0
     assert store.profile.marks and TableProfile(tmp_path / "dice_profile.npz").profile.marks
+    assert store.profile._marks is not None  # built where it learnt: the next reading does not wait
