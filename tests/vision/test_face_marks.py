@@ -31,7 +31,7 @@ def test_two_throws_of_each_face_teach_numerals_the_network_cannot_tell_apart(cl
     profile.marks = True
     marks = profile.adapt(classifier, scores, patches)[:, :6].argmax(axis=1)
     right_last, right_marks = int((last == truth).sum()), int((marks == truth).sum())
-    assert right_marks >= 0.9 * len(truth)  # 90 of 90 when written
+    assert right_marks >= 0.9 * len(truth)  # 88 of 90 when written
     assert right_marks > right_last + 40  # the last layer alone: 12 of 90
 
 
