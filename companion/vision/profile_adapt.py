@@ -135,15 +135,12 @@ class Profile:
     def by_marks(self, classifier: FaceClassifier, probs: np.ndarray, patches: list[np.ndarray]) -> np.ndarray:
         """``probs`` with the face of each window likely a die (``MARKS_MIN_DIE``) told by its marks."""
         faces = [int(i) for i in np.flatnonzero(classifier.face_mask)]
-        if self.prepare_marks(classifier) is None:
-            return probs
-        assert self._marks is not None
-        die = probs[:, faces].sum(axis=1)
-        rows = np.flatnonzero(die >= MARKS_MIN_DIE)
-        if not len(rows):
+        marks = self.prepare_marks(classifier)
+        rows = np.flatnonzero(probs[:, faces].sum(axis=1) >= MARKS_MIN_DIE)
+        if marks is None or not len(rows):
             return probs
         out = probs.copy()
-        out[rows] = self._marks.probs([patches[i] for i in rows], probs[rows], faces)
+        out[rows] = marks.probs([patches[i] for i in rows], probs[rows], faces)
         return out
 
     def prepare_marks(self, classifier: FaceClassifier) -> MarkTemplates | None:

@@ -33,6 +33,22 @@ def said(text: Any, lang: str) -> str:
     return str(localize(text.to_json(), lang))
 
 
+def opened(page: Any, url: str, size: tuple[int, int] = (1280, 800)) -> None:
+    """The tablet at ``url`` in a ``size`` window, connected, with "Teach the dice" open."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(url)
+    expect(page.get_by_test_id("connection")).not_to_have_text("")
+    page.get_by_test_id("teach-button").click()
+
+
+def shot(page: Any, name: str, size: tuple[int, int]) -> None:
+    """A screenshot of the dialog when ``TEACH_WORDS_SHOTS`` names a folder, then the dialog closed."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{SHOTS}/{name}-{size[0]}x{size[1]}.png")
+    page.keyboard.press("Escape")
+
+
 @pytest.mark.parametrize("lang", ["en", "it", "ru", "de"])
 def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged: tuple[str, Table, Rig],
                                                                tmp_path: Path, lang: str) -> None:
@@ -40,11 +56,8 @@ def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged
     rig.start_calibration(DiceSet(PLAIN, 5))
     verdict(folder, 45, 50, 3, 1, [["3", "5", 2], ["3", "missed", 1], ["6", "5", 1]])
     rig.teaching.changed()
-    for width, height in ((1280, 800), (800, 1280)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.goto(f"{base}/?lang={lang}")
-        expect(page.get_by_test_id("connection")).not_to_have_text("")
-        page.get_by_test_id("teach-button").click()
+    for size in ((1280, 800), (800, 1280)):
+        opened(page, f"{base}/?lang={lang}", size)
         expect(page.get_by_test_id("teach-accuracy")).to_have_text(said(nmsg(
             "Here it reads {right} of {n} die right, on rolls it did not learn from.",
             "Here it reads {right} of {n} dice right, on rolls it did not learn from.", 50, right=45), lang))
@@ -58,19 +71,14 @@ def test_the_dialog_says_how_well_it_reads_here_and_what_helps(page: Any, rigged
             "helps it find them.", 3), lang))
         # no empty tray yet and no roll: capturing it is the first step
         expect(page.get_by_test_id("teach-capture")).to_have_class("primary")
-        if SHOTS:
-            Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=f"{SHOTS}/teach-words-{lang}-{width}x{height}.png")
-        page.keyboard.press("Escape")
+        shot(page, f"teach-words-{lang}", size)
 
 
 def test_a_good_reading_gives_no_advice(page: Any, rigged: tuple[str, Table, Rig], tmp_path: Path) -> None:
     (base, _, rig), folder = rigged, tmp_path
     verdict(folder, 49, 50, 0, 0, [["2", "3", 1]])
     rig.start_calibration(DiceSet(PLAIN, 5))
-    page.goto(base)
-    expect(page.get_by_test_id("connection")).not_to_have_text("")
-    page.get_by_test_id("teach-button").click()
+    opened(page, base)
     expect(page.get_by_test_id("teach-accuracy")).to_have_text(
         "Here it reads 49 of 50 dice right, on rolls it did not learn from.")
     expect(page.get_by_test_id("teach-advice")).to_have_text("")
@@ -87,11 +95,8 @@ def test_the_figure_is_the_faces_reading_when_they_went_deeper(page: Any, rigged
         "dice": 50, "right": 47, "missed": 0, "extra": 1, "confused": [["2", "5", 2]]}}
     (folder / "dice_teaching.json").write_text(json.dumps(teaching))
     rig.start_calibration(DiceSet(PLAIN, 5))
-    for width, height in ((1280, 800), (800, 1280)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.goto(f"{base}/?lang=de")
-        expect(page.get_by_test_id("connection")).not_to_have_text("")
-        page.get_by_test_id("teach-button").click()
+    for size in ((1280, 800), (800, 1280)):
+        opened(page, f"{base}/?lang=de", size)
         expect(page.get_by_test_id("teach-accuracy")).to_have_text(said(nmsg(
             "Here it reads {right} of {n} die right, on rolls it did not learn from.",
             "Here it reads {right} of {n} dice right, on rolls it did not learn from.", 50, right=47), "de")
@@ -100,7 +105,4 @@ def test_the_figure_is_the_faces_reading_when_they_went_deeper(page: Any, rigged
         expect(advice).to_contain_text(said(msg("Teach a few more rolls in which {faces} show, and correct them.",
                                                 faces="2"), "de"))
         expect(advice).not_to_contain_text("4")
-        if SHOTS:
-            Path(SHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=f"{SHOTS}/teach-words-marks-de-{width}x{height}.png")
-        page.keyboard.press("Escape")
+        shot(page, "teach-words-marks-de", size)
