@@ -22,6 +22,9 @@ group (``EmptyTray.from_frames``); the phone and close-up sets have no fixed cam
 the training never used) whose empty tray is rendered exactly; rendered numbers show the mechanism,
 they are no accuracy claim. ``--count-known`` reads each photo as the table does, knowing how many dice
 were rolled (``DiceReader.read(expected=...)``: the labels' count), so that extra dice beyond it go.
+``--scenes DIR`` scores folders of trays rendered by ``python -m training.scenes`` (a seed the detector
+never trained on: felt trays, dark, translucent and neon dice, as the issue's unseen photos show them);
+rendered, so no accuracy claim either, but a check of what the real sets never show.
 ``--rig`` renders those trays as the rig's camera sees them (2304 x 1296, 65-80 px dice).
 ``--mirrored`` reads each photo mirrored out to twice its size (every photo of the sets is at most
 640 px, so only this shows the detector's second read); ``--enlarge K`` reads each photo enlarged K
@@ -158,6 +161,19 @@ def rendered_hard(n: int, seed0: int = 900_000, size: tuple[int, int] = (640, 48
     return photos, empties
 
 
+def generated(folder: Path) -> list[tuple[str, np.ndarray, list[LabelledDie]]]:
+    """The trays ``training.scenes`` rendered into ``folder``, labelled as a set is (a worm set's 6 as
+    the worm: ``training/scenes/read.py`` asks the scene's seed)."""
+    from training.scenes.read import worm_set
+
+    out = []
+    for path, frame, labels in iterate(folder):
+        if worm_set(path.stem, frame.shape[1], frame.shape[0]):
+            labels = [LabelledDie("worm", d.center, d.size) if d.value == 6 else d for d in labels]
+        out.append((path.stem, frame, labels))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="/work/shared/data/dice")
@@ -170,6 +186,8 @@ def main() -> int:
     ap.add_argument("--only-detector", action="store_true", help="score only the reader with the detector")
     ap.add_argument("--no-detector", action="store_true", help="score only today's reader (no detector model needed)")
     ap.add_argument("--rendered", type=int, default=0)
+    ap.add_argument("--scenes", nargs="*", default=[], type=Path, metavar="DIR",
+                    help="folders rendered by python -m training.scenes, scored blind like a set")
     ap.add_argument("--rig", action="store_true",
                     help="--rendered trays at the rig's geometry: 2304 x 1296, 65-80 px dice (hardware/README.md)")
     ap.add_argument("--json", help="write the numbers here")
@@ -213,6 +231,10 @@ def main() -> int:
                 chosen = members[:: max(1, len(members) // 5)][:5]
                 empties[g] = EmptyTray.from_frames([f for _, f, _ in iterate(data, only=chosen)])
         results[name] = score_set(name, photos, readers, detector, profile_photos, empties, args.count_known)
+    for folder in args.scenes:
+        photos = generated(folder)
+        print(f"generated {folder}: {len(photos)} frames, {sum(len(lab) for _, _, lab in photos)} dice", flush=True)
+        results[f"generated {folder}"] = score_set(str(folder), photos, readers, detector, [], None, args.count_known)
     if args.rendered:
         photos, empties = (rendered_hard(args.rendered, size=(2304, 1296), die=(65, 80)) if args.rig
                            else rendered_hard(args.rendered))

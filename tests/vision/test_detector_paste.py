@@ -88,3 +88,18 @@ def test_tiled_photos_keep_each_die_where_its_labels_say():
             assert (ph.image[int(cy), int(cx)] == 0).all()  # the die's pip, where its label says
     small = tiled(rng, pool, 2, size=320)  # cells of 160 px: each die half its size
     assert set(small.dice[:, 2].tolist()) <= {15.0, 20.0}
+
+
+def test_generated_trays_can_be_scaled_to_a_die_width_and_their_small_dice_grow():
+    from training.detector.data import augment_all
+
+    photo = _die_photo([(100, 100, 12), (200, 150, 12), (150, 60, 12)])
+    widths = []
+    for seed in range(40):
+        _, dice, _ = augment_all(np.random.default_rng(seed), photo, 224, die_px=(60, 90))
+        inside = dice[(dice[:, 0] >= 0) & (dice[:, 0] < 224) & (dice[:, 1] >= 0) & (dice[:, 1] < 224)]
+        widths += inside[:, 2].tolist()
+    # the median die as wide as asked (a little perspective aside), never the 8 px the frame's fit gives
+    assert widths and 60 * 0.85 <= float(np.median(widths)) <= 90 * 1.15
+    _, plain, _ = augment_all(np.random.default_rng(0), photo, 224)
+    assert float(np.median(plain[:, 2])) < 25

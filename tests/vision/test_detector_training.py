@@ -161,3 +161,24 @@ def test_generated_trays_take_their_share_of_the_draws():
     base = [without.photo().name for _ in range(2000)]
     for n in ("rendered", "nell-byler-d6"):
         assert abs(rest.count(n) / len(rest) - base.count(n) / len(base)) < 0.05
+
+
+def test_generated_trays_can_take_the_2d_renders_share_and_leave_the_real_sets_theirs():
+    from training.detector.data import Photo
+    from training.detector.train import Sampler
+
+    def photo(name: str) -> Photo:
+        return Photo(name, "x", np.zeros((40, 40, 3), np.uint8), np.array([[20.0, 20.0, 8.0]], np.float32))
+
+    pools = {"nell-byler-d6": [photo("nell-byler-d6")], "matteop65-webcam": [photo("matteop65-webcam")]}
+    base = Sampler(pools, [photo("rendered")], 64, seed=2)
+    swapped = Sampler(pools, [photo("rendered")], 64, seed=2, scenes=[photo("scenes")], scene_share=0.3,
+                      scenes_for_rendered=True)
+    weights = dict(zip(swapped.names, swapped.weights, strict=True))
+    before = dict(zip(base.names, base.weights, strict=True))
+    for real in pools:  # the real sets' shares unchanged, the 2D renders' given to the generated trays
+        assert abs(weights[real] - before[real]) < 1e-9
+    assert abs(weights["scenes"] + weights["rendered"] - before["rendered"]) < 1e-9
+    assert weights["scenes"] == min(0.3, before["rendered"])
+    names = [swapped.photo().name for _ in range(2000)]
+    assert abs(names.count("scenes") / 2000 - weights["scenes"]) < 0.04

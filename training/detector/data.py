@@ -285,17 +285,22 @@ def augment(rng: np.random.Generator, photo: Photo, size: int) -> tuple[np.ndarr
     return img, dice
 
 
-def augment_all(rng: np.random.Generator, photo: Photo, size: int, zoom: float = 0.0
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def augment_all(rng: np.random.Generator, photo: Photo, size: int, zoom: float = 0.0,
+                die_px: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """As ``augment``, with the photo's hard negatives moved along (cx, cy, side in input pixels).
     ``zoom``: the share of draws enlarged 1.6-3 times, as the detector's second read sees a frame
-    (``companion/vision/detector.py``: a frame over 640 px is read again at 640, 2.9 times 224)."""
+    (``companion/vision/detector.py``: a frame over 640 px is read again at 640, 2.9 times 224).
+    ``die_px``: scale so that the median die is log-uniformly that many input pixels wide (generated
+    trays, whose wide views hold only small dice, else teach that a pip-sized blob is a die)."""
     img, dice = photo.image, photo.dice
     negs = photo.negatives
     h, w = img.shape[:2]
     # Scale: mostly the whole frame into the input, as at inference, sometimes zoomed in or out.
     fit = size / max(h, w)
-    if zoom > 0 and rng.random() < zoom:
+    if die_px is not None and len(dice):
+        target = float(np.exp(rng.uniform(math.log(die_px[0]), math.log(die_px[1]))))
+        scale = target / max(float(np.median(dice[:, 2])), 1.0)
+    elif zoom > 0 and rng.random() < zoom:
         scale = fit * float(np.exp(rng.uniform(math.log(1.6), math.log(3.0))))
     else:
         scale = fit * float(np.exp(rng.uniform(math.log(0.7), math.log(1.6))))

@@ -110,7 +110,8 @@ class Sampler:
     def __init__(self, pools: dict[str, list[Photo]], rendered: list[Photo], size: int, seed: int,
                  hard_weight: float = 0.0, hard_share: float = 0.0, paste_share: float = 0.0,
                  tile_share: float = 0.0, zoom: float = 0.0, scenes: list[Photo] | None = None,
-                 scene_share: float = 0.0) -> None:
+                 scene_share: float = 0.0, scenes_for_rendered: bool = False,
+                 scene_die_px: tuple[float, float] | None = None) -> None:
         self.pools = pools
         self.rendered = rendered
         self.size = size
@@ -132,8 +133,15 @@ class Sampler:
         w = w / w.sum()
         # physically rendered trays (``training/scenes``): this share of all draws, the rest as before
         self.scenes = scenes or []
+        self.scene_die_px = scene_die_px  # generated trays scaled to this die width (``augment_all``)
         if self.scenes and scene_share > 0:
-            names, w = names + ["scenes"], np.append(w * (1 - scene_share), scene_share)
+            if scenes_for_rendered:  # taken from the 2D renders' share only: the real sets keep theirs
+                taken = min(scene_share, float(w[0]))
+                w = w.copy()
+                w[0] -= taken
+                names, w = names + ["scenes"], np.append(w, taken)
+            else:
+                names, w = names + ["scenes"], np.append(w * (1 - scene_share), scene_share)
         self.names, self.weights = names, w / w.sum()
 
     def photo(self) -> Photo:
@@ -167,7 +175,9 @@ class Sampler:
     def batch(self, n: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         xs, hs, rs, ms, ws = [], [], [], [], []
         for _ in range(n):
-            img, dice, negs = augment_all(self.rng, self.photo(), self.size, self.zoom)
+            ph = self.photo()
+            die_px = self.scene_die_px if ph.name == "scenes" else None
+            img, dice, negs = augment_all(self.rng, ph, self.size, self.zoom, die_px)
             h, r, m = targets(dice, self.size, STRIDE)
             xs.append(to_input(img))
             hs.append(h)
@@ -256,6 +266,10 @@ def main() -> int:
                     help="share of draws enlarged 1.6-3 times (what the second read of a large frame sees)")
     ap.add_argument("--scenes", type=Path, help="a folder of trays rendered by training.scenes (images/, labels/)")
     ap.add_argument("--scene-share", type=float, default=0.3, help="with --scenes: the share of draws taken from them")
+    ap.add_argument("--scene-die-px", type=float, nargs=2, metavar=("LO", "HI"),
+                    help="with --scenes: scale each generated tray so its median die is LO-HI input px wide")
+    ap.add_argument("--scenes-for-rendered", action="store_true",
+                    help="with --scenes: take their share from the 2D rendered trays' share, not from every source's")
     ap.add_argument("--slim", action="store_true",
                     help="the slimmer network (model.slim(): about half the multiply-adds)")
     ap.add_argument("--wide", action="store_true",
@@ -286,7 +300,8 @@ def main() -> int:
         mined = mine(miner, pools, args.mine_threshold)
         print(f"hard negatives (training photos, >= {args.mine_threshold}): {mined}", flush=True)
     sampler = Sampler(pools, rendered, args.size, args.seed, args.hard_weight if args.mine else 0.0,
-                      args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom, scenes, args.scene_share)
+                      args.hard_share if args.mine else 0.0, args.paste, args.tile, args.zoom, scenes, args.scene_share,
+                      args.scenes_for_rendered, tuple(args.scene_die_px) if args.scene_die_px else None)
     if args.paste:
         print("patches to paste: " + ", ".join(f"{n} {len(p)}" for n, p in sampler.patches.items()), flush=True)
     model = slim() if args.slim else wide() if args.wide else DieNet(deep32=args.deep32)
@@ -339,6 +354,8 @@ def main() -> int:
         command += f" --zoom {args.zoom}"
     if args.scenes:
         command += f" --scenes {args.scenes} --scene-share {args.scene_share}"
+        command += " --scenes-for-rendered" if args.scenes_for_rendered else ""
+        command += f" --scene-die-px {args.scene_die_px[0]:g} {args.scene_die_px[1]:g}" if args.scene_die_px else ""
     if args.slim:
         command += " --slim"
     if args.wide:

@@ -36,7 +36,7 @@ from companion.vision.tuning import UNCERTAIN  # noqa: E402
 
 
 def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: int, rig: bool = False,
-                 felt: float = 0.20) -> None:
+                 felt: float = 0.20, pips: bool = False) -> None:
     from training.scenes.backend import load
     from training.scenes.describe import describe
     from training.scenes.layout import place_dice, tray_outline
@@ -44,9 +44,11 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
 
     width, height = (int(v) for v in size.split("x"))
     base = describe(seed, width, height)
-    look = replace(base.looks[0], marks="numerals")
+    look = base.looks[0] if pips else replace(base.looks[0], marks="numerals")
+    if look.marks == "worm":
+        raise SystemExit(f"scene {seed}'s dice wear the worm on their 6: take another --seed")
     if rig:
-        base, look = fixed_rig(base, look, (felt, felt, felt * 1.05))
+        base, look = fixed_rig(base, look, (felt, felt, felt * 1.05), keep_look=pips)
     half = base.dice[0].half if base.dice else 0.8
     mi, _ = load("auto", 1)
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -70,11 +72,12 @@ def render_table(out: Path, seed: int, throws: int, dice: int, size: str, spp: i
 RIG_SPAN = 17.4  # the rig's tray radius at most, in die half-sides: 640 px across it, a die is about 48 px
 
 
-def fixed_rig(base: Any, look: Any, felt: tuple[float, float, float] = (0.20, 0.20, 0.21)) -> tuple[Any, Any]:
+def fixed_rig(base: Any, look: Any, felt: tuple[float, float, float] = (0.20, 0.20, 0.21),
+              keep_look: bool = False) -> tuple[Any, Any]:
     """The product's own rig: a camera straight over the tray's centre seeing all of it, in focus and
     still, the mid-grey felt of ``hardware/README.md`` (black: ``--felt 0.02``; on black felt the
     exposure burns light dice white, numerals and all), and a translucent die with white numerals
-    (issue 59's own example)."""
+    (issue 59's own example), or with ``keep_look`` the scene's own dice on its own felt."""
     from training.scenes.camera import Camera, orbit, up_for
 
     half = base.dice[0].half if base.dice else 0.8
@@ -86,7 +89,10 @@ def fixed_rig(base: Any, look: Any, felt: tuple[float, float, float] = (0.20, 0.
     origin = orbit(target, distance, 89.0, 0.0)
     cam = Camera(tuple(float(v) for v in origin), (0.0, 0.0, 0.3), up_for(origin, target, 0.0),  # type: ignore[arg-type]
                  base.camera.fov, base.camera.width, base.camera.height)
-    base = replace(base, camera=cam, felt=felt, table="wood", clutter=[], motion_blur=0.0)
+    base = replace(base, camera=cam, table="wood", clutter=[], motion_blur=0.0)
+    if keep_look:
+        return base, look
+    base = replace(base, felt=felt)
     look = replace(look, body="translucent", pip="white", style="painted")
     return base, look
 
@@ -116,12 +122,13 @@ def measure(out: Path, per_face: int, model: str | None, detector: bool = True, 
         image = cv2.imread(str(out / "empty.jpg"))
         empty = EmptyTray(image) if image is not None else None
         rolls = [Roll(f, lab, image) for _, f, lab in photos[:cal]]
-        assert reader.detector is not None
-        head, taught = teach(reader.detector, reader, rolls, empty=empty)
+        shipped = reader.detector
+        assert shipped is not None
+        head, taught = teach(shipped, reader, rolls, empty=empty)
         print(f"detector: kept={taught.kept}; {taught.reason}", flush=True)
         if head is not None and taught.kept:
             reader = copy.copy(reader)
-            reader.detector = DieDetector(reader.detector.path, reader.detector.second_read, head=head)
+            reader.detector = DieDetector(shipped.path, shipped.second_read, head=head)
     profile = build_profile(reader, [(f, lab) for _, f, lab in photos[:cal]])
     deep, verdict = teach_faces(reader, [(f, lab) for _, f, lab in photos[:cal]], [1, 2, 3, 4, 5, 6], empty=empty)
     print(f"deeper: kept={verdict.kept}, depth {verdict.depth}; {verdict.reason}; {verdict.cpu_seconds} s CPU")
@@ -162,11 +169,13 @@ def main() -> int:
     ap.add_argument("--felt", type=float, default=0.20, help="render --rig: the felt's grey (linear, 0-1)")
     ap.add_argument("--teach-detector", action="store_true", help="measure: teach the detector's head on the "
                     "calibration and the empty tray first, as the daemon's teaching job does")
+    ap.add_argument("--pips", action="store_true", help="render: the scene's own dice (pips, its body and felt) "
+                    "instead of numerals: the hard felt trays of issue 58 as one table")
     ap.add_argument("--rig", action="store_true", help="render: the product's rig (straight above, the whole tray, "
                     "black felt, a translucent die with white numerals) instead of the seed's camera and look")
     args = ap.parse_args()
     if args.step == "render":
-        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp, args.rig, args.felt)
+        render_table(args.out, args.seed, args.throws, args.dice, args.size, args.spp, args.rig, args.felt, args.pips)
     else:
         measure(args.out, args.per_face, args.model, not args.no_detector, args.teach_detector)
     return 0
