@@ -5,6 +5,7 @@ on photos. This renders one table (one tray, light, camera and one numeral die l
 generator's scene ``--seed``) thrown ``--throws`` times with ``--dice`` dice, then calibrates on the
 first throws until every face 1-6 was seen ``--per-face`` times and reads the rest: blind, with the
 last layer adapted, and with the last two layers refitted (``companion/vision/face_fit.py``).
+``render --pips`` keeps the scene's own pip dice instead (a felt table of issue 58's hard dice).
 
     OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python training/experiments/numeral_table.py render --out /tmp/numerals
     OMP_NUM_THREADS=1 .venv/bin/python training/experiments/numeral_table.py measure --out /tmp/numerals
